@@ -1,0 +1,107 @@
+//! Addition of two decimals.
+//!
+//! Formula: both operands are aligned to the larger scale, exactly, and added:
+//! `r = a * 10^ka + b * 10^kb` (at most one of `ka`, `kb` is non-zero when the
+//! scales differ). No digit is dropped, so there is no rounding. Overflow when
+//! `|r| > 10^p - 1` for the result precision `p`.
+//!
+//! The sum needs one bit more than the larger aligned operand; the call runs in
+//! the narrowest work type with that many bits. Same-scale operands skip the
+//! multiplications altogether ([`Sum`]); others use [`ScaledSum`].
+
+use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, run};
+use crate::plan::{Operand, WorkWidth, shift_bits, with_work};
+use crate::storage::Storage;
+use crate::work::Work;
+
+/// The shape of an addition or subtraction, from the operand and result types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SumSpec {
+    /// Digits appended to the left operand to reach the result scale.
+    pub lhs_shift: u32,
+    /// Digits appended to the right operand to reach the result scale.
+    pub rhs_shift: u32,
+    /// The result precision: results beyond `10^p - 1` overflow.
+    pub result_precision: u8,
+}
+
+/// What a sum or difference computes once per call.
+#[derive(Clone, Copy, Debug)]
+pub struct SumConstants<W> {
+    pub(crate) lhs_factor: W,
+    pub(crate) rhs_factor: W,
+    pub(crate) bound: W,
+}
+
+impl SumSpec {
+    /// The work type for operands below `2^lhs_bits` and `2^rhs_bits`.
+    pub(crate) fn width(&self, lhs_bits: u32, rhs_bits: u32) -> WorkWidth {
+        let lhs = lhs_bits + shift_bits(self.lhs_shift);
+        let rhs = rhs_bits + shift_bits(self.rhs_shift);
+        WorkWidth::for_bits(lhs.max(rhs) + 1)
+    }
+
+    /// Whether the operands are already at the result scale.
+    pub(crate) fn aligned(&self) -> bool {
+        self.lhs_shift == 0 && self.rhs_shift == 0
+    }
+
+    pub(crate) fn constants<W: Work>(&self) -> SumConstants<W> {
+        SumConstants {
+            lhs_factor: W::pow10(self.lhs_shift),
+            rhs_factor: W::pow10(self.rhs_shift),
+            bound: W::precision_bound(self.result_precision.into()),
+        }
+    }
+}
+
+/// `a + b`, operands at the result scale.
+#[derive(Clone, Copy, Debug)]
+pub struct Sum;
+
+impl<W: Work> RowKernel<W> for Sum {
+    type Constants = SumConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
+        let r = a.add(b);
+        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+    }
+}
+
+/// `a * 10^ka + b * 10^kb`.
+#[derive(Clone, Copy, Debug)]
+pub struct ScaledSum;
+
+impl<W: Work> RowKernel<W> for ScaledSum {
+    type Constants = SumConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
+        let r = a.mul(c.lhs_factor).add(b.mul(c.rhs_factor));
+        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+    }
+}
+
+/// Adds `lhs` and `rhs` row by row.
+///
+/// # Errors
+/// [`KernelError::Overflow`] for the first valid row beyond the result
+/// precision under the `Error` policy; [`KernelError::LengthMismatch`] when an
+/// input or the validity does not have `frame.len` rows.
+pub fn add<S: Storage>(
+    lhs: Operand<'_, S>,
+    rhs: Operand<'_, S>,
+    spec: &SumSpec,
+    frame: &Frame<'_>,
+) -> Result<Output<S>, KernelError> {
+    let width = spec.width(lhs.bits(), rhs.bits());
+    with_work!(width, W => {
+        let constants = spec.constants::<W>();
+        if spec.aligned() {
+            run::<S, W, Sum>(lhs.input, rhs.input, &constants, frame)
+        } else {
+            run::<S, W, ScaledSum>(lhs.input, rhs.input, &constants, frame)
+        }
+    })
+}

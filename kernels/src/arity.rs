@@ -1,0 +1,279 @@
+//! The loops every operator shares.
+//!
+//! An operator supplies only its per-row arithmetic (a [`RowKernel`]); this
+//! module runs it over whole buffers. Rows go in chunks of 64: each row is
+//! computed with no branch on its outcome (null rows too, harmlessly, so the
+//! loop vectorizes), and the chunk's failure flags are OR-ed into one byte.
+//! Only a chunk whose byte is non-zero is looked at again, row by row, to build
+//! its 64-bit failure masks, which are then masked with validity: a failure
+//! under a null row is no failure. Under the `Error` policy the first failing
+//! valid row (found with `trailing_zeros`) ends the call; under `Null` the
+//! failing rows are cleared from the result's validity with bitmap operations.
+
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, ScalarBuffer};
+
+use crate::storage::Storage;
+use crate::work::Work;
+
+/// Flag: the row's result exceeds the result precision.
+pub const OVERFLOW: u8 = 1;
+/// Flag: the row divides by zero.
+pub const DIVIDE_BY_ZERO: u8 = 2;
+
+/// The per-row arithmetic of one operator shape, in work type `W`, with the
+/// constants it needs hoisted into `Constants` once per call.
+pub trait RowKernel<W: Work> {
+    /// What the kernel computes once per call (scale factors, bounds).
+    type Constants: Sync;
+
+    /// The row's result and its failure flags ([`OVERFLOW`], [`DIVIDE_BY_ZERO`]);
+    /// must not trap on any input, including a zero divisor.
+    fn apply(a: W, b: W, constants: &Self::Constants) -> (W, u8);
+}
+
+/// One side of a binary operation: a whole column or one value for every row.
+#[derive(Clone, Copy, Debug)]
+pub enum Input<'a, S> {
+    /// One value per row.
+    Array(&'a [S]),
+    /// The same value for every row.
+    Scalar(S),
+}
+
+/// What to do when a row fails.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OverflowPolicy {
+    /// Fail the whole call, naming the first failing row.
+    #[default]
+    Error,
+    /// Make the failing row null and compute the others.
+    Null,
+}
+
+/// The policies for the two ways a row can fail.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Policies {
+    /// When a result exceeds the result precision.
+    pub on_overflow: OverflowPolicy,
+    /// When a divisor is zero.
+    pub on_divide_by_zero: OverflowPolicy,
+}
+
+/// Why a kernel call failed. Rows are counted from the start of the
+/// (possibly sliced) inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KernelError {
+    /// A valid row's result exceeded the result precision under the `Error`
+    /// policy; the first such row.
+    Overflow {
+        /// The row.
+        row: usize,
+    },
+    /// A valid row divided by zero under the `Error` policy; the first such row.
+    DivideByZero {
+        /// The row.
+        row: usize,
+    },
+    /// An input or the validity does not have the frame's number of rows.
+    LengthMismatch {
+        /// The frame's number of rows.
+        expected: usize,
+        /// The length found.
+        actual: usize,
+    },
+}
+
+/// Where the rows of a call come from besides the values: how many there are,
+/// which are valid, and the policies.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame<'a> {
+    /// Number of rows.
+    pub len: usize,
+    /// Validity of the rows (both operands' nulls combined); `None`: all valid.
+    pub nulls: Option<&'a NullBuffer>,
+    /// What failing rows do.
+    pub policies: Policies,
+}
+
+impl Frame<'_> {
+    /// Checks that an input and the validity have `len` rows.
+    fn check<S>(&self, input: Input<'_, S>) -> Result<(), KernelError> {
+        let lengths = [
+            match input {
+                Input::Array(values) => values.len(),
+                Input::Scalar(_) => self.len,
+            },
+            self.nulls.map_or(self.len, NullBuffer::len),
+        ];
+        match lengths.into_iter().find(|&actual| actual != self.len) {
+            Some(actual) => Err(KernelError::LengthMismatch { expected: self.len, actual }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A kernel's result: values for every row and the final validity.
+#[derive(Clone, Debug)]
+pub struct Output<S: Storage> {
+    /// One value per row (arbitrary under null rows).
+    pub values: ScalarBuffer<S>,
+    /// The input validity less the rows nulled by a `Null` policy.
+    pub nulls: Option<NullBuffer>,
+}
+
+/// A source of one operand's values for a run of rows.
+trait Lanes<S>: Copy {
+    /// The values of rows `start..start + len`.
+    fn rows(self, start: usize, len: usize) -> impl Iterator<Item = S>;
+}
+
+impl<S: Copy> Lanes<S> for &[S] {
+    #[inline(always)]
+    fn rows(self, start: usize, len: usize) -> impl Iterator<Item = S> {
+        self.get(start..).unwrap_or_default().iter().take(len).copied()
+    }
+}
+
+/// A scalar operand broadcast to every row.
+#[derive(Clone, Copy)]
+struct Splat<S>(S);
+
+impl<S: Copy> Lanes<S> for Splat<S> {
+    #[inline(always)]
+    fn rows(self, _start: usize, _len: usize) -> impl Iterator<Item = S> {
+        core::iter::repeat(self.0)
+    }
+}
+
+/// Rows per failure mask.
+const CHUNK: usize = 64;
+
+/// Runs kernel `K` in work type `W` over every row.
+pub(crate) fn run<S: Storage, W: Work, K: RowKernel<W>>(
+    lhs: Input<'_, S>,
+    rhs: Input<'_, S>,
+    constants: &K::Constants,
+    frame: &Frame<'_>,
+) -> Result<Output<S>, KernelError> {
+    frame.check(lhs)?;
+    frame.check(rhs)?;
+    match (lhs, rhs) {
+        (Input::Array(a), Input::Array(b)) => run_lanes::<S, W, K, _, _>(a, b, constants, frame),
+        (Input::Array(a), Input::Scalar(b)) => {
+            run_lanes::<S, W, K, _, _>(a, Splat(b), constants, frame)
+        }
+        (Input::Scalar(a), Input::Array(b)) => {
+            run_lanes::<S, W, K, _, _>(Splat(a), b, constants, frame)
+        }
+        (Input::Scalar(a), Input::Scalar(b)) => {
+            run_lanes::<S, W, K, _, _>(Splat(a), Splat(b), constants, frame)
+        }
+    }
+}
+
+#[inline(never)]
+fn run_lanes<S: Storage, W: Work, K: RowKernel<W>, A: Lanes<S>, B: Lanes<S>>(
+    a: A,
+    b: B,
+    constants: &K::Constants,
+    frame: &Frame<'_>,
+) -> Result<Output<S>, KernelError> {
+    let mut values = vec![S::default(); frame.len];
+    let mut failures = FailureMasks::new(frame);
+    for (index, out) in values.chunks_mut(CHUNK).enumerate() {
+        let start = index * CHUNK;
+        let mut any = 0u8;
+        for ((slot, x), y) in out.iter_mut().zip(a.rows(start, CHUNK)).zip(b.rows(start, CHUNK)) {
+            let (r, flags) = K::apply(x.load::<W>(), y.load::<W>(), constants);
+            *slot = S::store(r);
+            any |= flags;
+        }
+        if any != 0 {
+            // Rare: rebuild this chunk's masks row by row.
+            let (mut overflow, mut divide_by_zero) = (0u64, 0u64);
+            let rows = a.rows(start, CHUNK).zip(b.rows(start, CHUNK)).take(out.len());
+            for (bit, (x, y)) in rows.enumerate() {
+                let (_, flags) = K::apply(x.load::<W>(), y.load::<W>(), constants);
+                overflow |= u64::from(flags & OVERFLOW != 0) << bit;
+                divide_by_zero |= u64::from(flags & DIVIDE_BY_ZERO != 0) << bit;
+            }
+            failures.record(index, out.len(), overflow, divide_by_zero)?;
+        }
+    }
+    Ok(Output { values: ScalarBuffer::from(values), nulls: failures.finish() })
+}
+
+/// Failure masks of the chunks that had any, resolved against validity and the
+/// policies.
+struct FailureMasks<'a> {
+    frame: &'a Frame<'a>,
+    /// Rows nulled by a `Null` policy, one bit per row; allocated on first use.
+    nulled: Option<Vec<u64>>,
+}
+
+impl<'a> FailureMasks<'a> {
+    fn new(frame: &'a Frame<'a>) -> Self {
+        Self { frame, nulled: None }
+    }
+
+    /// The validity bits of chunk `index` holding `len` rows.
+    fn valid_bits(&self, index: usize, len: usize) -> u64 {
+        let start = index * CHUNK;
+        match self.frame.nulls {
+            None => u64::MAX >> (CHUNK - len),
+            Some(nulls) => (0..len)
+                .filter(|&bit| nulls.is_valid(start + bit))
+                .fold(0u64, |mask, bit| mask | (1 << bit)),
+        }
+    }
+
+    fn record(
+        &mut self,
+        index: usize,
+        len: usize,
+        overflow: u64,
+        divide_by_zero: u64,
+    ) -> Result<(), KernelError> {
+        let valid = self.valid_bits(index, len);
+        let overflow = overflow & valid;
+        // A row with a zero divisor fails as a division by zero, not an overflow.
+        let divide_by_zero = divide_by_zero & valid;
+        let overflow = overflow & !divide_by_zero;
+        let policies = self.frame.policies;
+        let fatal = |mask: u64, policy: OverflowPolicy| {
+            if policy == OverflowPolicy::Error { mask } else { 0 }
+        };
+        let errors = fatal(overflow, policies.on_overflow)
+            | fatal(divide_by_zero, policies.on_divide_by_zero);
+        if errors != 0 {
+            let bit = errors.trailing_zeros();
+            let row = index * CHUNK + bit as usize;
+            return Err(if divide_by_zero >> bit & 1 == 1 {
+                KernelError::DivideByZero { row }
+            } else {
+                KernelError::Overflow { row }
+            });
+        }
+        let nulled = overflow | divide_by_zero;
+        if nulled != 0 {
+            let words = self.frame.len.div_ceil(CHUNK);
+            let mask = self.nulled.get_or_insert_with(|| vec![0; words]);
+            if let Some(word) = mask.get_mut(index) {
+                *word |= nulled;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Option<NullBuffer> {
+        let Some(nulled) = self.nulled else {
+            return self.frame.nulls.cloned();
+        };
+        let nulled = BooleanBuffer::new(Buffer::from_vec(nulled), 0, self.frame.len);
+        let kept = match self.frame.nulls {
+            Some(nulls) => nulls.inner() & &!&nulled,
+            None => !&nulled,
+        };
+        Some(NullBuffer::new(kept))
+    }
+}

@@ -1,0 +1,103 @@
+//! Division of two decimals.
+//!
+//! Formula: the exact quotient of `a * 10^-s1` by `b * 10^-s2` at result scale
+//! `rs` is the rational `a * 10^k / b` with `k = rs - s1 + s2`. For `k >= 0` the
+//! dividend is scaled up, `n = a * 10^k, d = b`; for `k < 0` the divisor is,
+//! `n = a, d = b * 10^-k`. One truncating division gives `n = q*d + r`, and the
+//! call's rounding mode rounds `q` from `r` once ([`Quotient`]). Division by
+//! zero is flagged per row; the divisor is replaced by one first so that no
+//! row, null or not, ever traps. Overflow when `|q| > 10^p - 1`.
+//!
+//! Width: the larger of the scaled dividend and the scaled divisor decides. A
+//! divisor too large for 512 bits saturates, which leaves the quotient's
+//! rounding exactly as it would be (the dividend is far below half of it).
+
+use crate::arity::{DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, RowKernel, run};
+use crate::plan::{Operand, WorkWidth, shift_bits, with_work};
+use crate::rounding::{Rounding, RoundingMode};
+use crate::storage::Storage;
+use crate::with_rounding;
+use crate::work::Work;
+
+/// The shape of a division, from the operand and result types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DivSpec {
+    /// `k`: the result is `round(a * 10^k / b)`.
+    pub shift: i32,
+    /// How the quotient rounds.
+    pub rounding: RoundingMode,
+    /// The result precision: results beyond `10^p - 1` overflow.
+    pub result_precision: u8,
+}
+
+/// What a quotient computes once per call.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotientConstants<W> {
+    dividend_factor: W,
+    divisor_factor: W,
+    bound: W,
+}
+
+impl DivSpec {
+    fn shifts(&self) -> (u32, u32) {
+        let k = self.shift.unsigned_abs();
+        if self.shift >= 0 { (k, 0) } else { (0, k) }
+    }
+
+    fn width(&self, lhs_bits: u32, rhs_bits: u32) -> WorkWidth {
+        let (up, down) = self.shifts();
+        let dividend = lhs_bits + shift_bits(up);
+        // A zero divisor is replaced by one: at least one bit.
+        let divisor = rhs_bits.max(1) + shift_bits(down);
+        WorkWidth::for_bits(dividend.max(divisor))
+    }
+
+    fn constants<W: Work>(&self) -> QuotientConstants<W> {
+        let (up, down) = self.shifts();
+        QuotientConstants {
+            dividend_factor: W::pow10(up),
+            divisor_factor: W::pow10(down),
+            bound: W::precision_bound(self.result_precision.into()),
+        }
+    }
+}
+
+/// `round(a * 10^k / b)`, rounding mode `R`.
+#[derive(Clone, Copy, Debug)]
+pub struct Quotient<R>(core::marker::PhantomData<R>);
+
+impl<W: Work, R: Rounding> RowKernel<W> for Quotient<R> {
+    type Constants = QuotientConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
+        let by_zero = b.is_zero();
+        let b = if by_zero { W::ONE } else { b };
+        let n = a.mul(c.dividend_factor);
+        let d = b.mul(c.divisor_factor);
+        let (q, r) = n.div_rem(d);
+        let q = R::finish(q, r, d.abs(), n.is_negative() != d.is_negative());
+        let flags = if by_zero { DIVIDE_BY_ZERO } else { OVERFLOW * u8::from(q.exceeds(c.bound)) };
+        (q, flags)
+    }
+}
+
+/// Divides `lhs` by `rhs` row by row.
+///
+/// # Errors
+/// As [`add`](crate::add::add), and [`KernelError::DivideByZero`] for the first
+/// valid row with a zero divisor under the `Error` policy.
+pub fn div<S: Storage>(
+    lhs: Operand<'_, S>,
+    rhs: Operand<'_, S>,
+    spec: &DivSpec,
+    frame: &Frame<'_>,
+) -> Result<Output<S>, KernelError> {
+    let width = spec.width(lhs.bits(), rhs.bits());
+    with_work!(width, W => {
+        let constants = spec.constants::<W>();
+        with_rounding!(spec.rounding, R => {
+            run::<S, W, Quotient<R>>(lhs.input, rhs.input, &constants, frame)
+        })
+    })
+}

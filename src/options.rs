@@ -1,0 +1,141 @@
+//! What a call computes: the operator, the profile and its knobs.
+
+use core::fmt;
+
+pub use decimal_kernels_native::{OverflowPolicy, RoundingMode};
+
+use crate::types::StorageWidth;
+
+/// The four operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+}
+
+impl BinaryOp {
+    /// Every operator.
+    pub const ALL: [Self; 4] = [Self::Add, Self::Sub, Self::Mul, Self::Div];
+}
+
+impl fmt::Display for BinaryOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Add => "+",
+            Self::Sub => "-",
+            Self::Mul => "*",
+            Self::Div => "/",
+        })
+    }
+}
+
+/// Whose rules decide the result type (a profile).
+///
+/// A profile is only a result-type rule plus defaults; the kernels are the
+/// same for all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Semantics {
+    /// Fixed-point arithmetic at the operands' shared scale: `s = max(s1, s2)`,
+    /// `p = min(76, max(p1 - s1, p2 - s2) + s)`; results stored at the
+    /// narrowest width for `p`.
+    #[default]
+    FixedPoint,
+    /// arrow-rs `arrow_arith::numeric` types and values for `Decimal32/64/128/256`
+    /// (`width` I32, I64, I128 or I256), with results checked against their
+    /// precision; results stored at `width`.
+    Arrow {
+        /// The Arrow decimal width of operands and result.
+        width: StorageWidth,
+    },
+}
+
+/// The knobs of a call: profile, rounding and failure policies.
+///
+/// ```
+/// use decimal_kernels::{ArithmeticOptions, OverflowPolicy, RoundingMode};
+/// let opts = ArithmeticOptions::fixed_point()
+///     .with_rounding(RoundingMode::HalfEven)
+///     .with_on_overflow(OverflowPolicy::Null);
+/// assert_eq!(opts.rounding(), RoundingMode::HalfEven);
+/// assert_eq!(ArithmeticOptions::default(), ArithmeticOptions::fixed_point());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ArithmeticOptions {
+    semantics: Semantics,
+    rounding: RoundingMode,
+    on_overflow: OverflowPolicy,
+    on_divide_by_zero: OverflowPolicy,
+}
+
+impl Default for ArithmeticOptions {
+    fn default() -> Self {
+        Self::fixed_point()
+    }
+}
+
+impl ArithmeticOptions {
+    /// The FixedPoint profile: rounding toward zero, both policies `Error`.
+    #[must_use]
+    pub const fn fixed_point() -> Self {
+        Self {
+            semantics: Semantics::FixedPoint,
+            rounding: RoundingMode::TowardZero,
+            on_overflow: OverflowPolicy::Error,
+            on_divide_by_zero: OverflowPolicy::Error,
+        }
+    }
+
+    /// The Arrow profile at `width`: truncation, both policies `Error`.
+    #[must_use]
+    pub const fn arrow(width: StorageWidth) -> Self {
+        Self { semantics: Semantics::Arrow { width }, ..Self::fixed_point() }
+    }
+
+    /// The same options with another rounding mode.
+    #[must_use]
+    pub const fn with_rounding(self, rounding: RoundingMode) -> Self {
+        Self { rounding, ..self }
+    }
+
+    /// The same options with another overflow policy.
+    #[must_use]
+    pub const fn with_on_overflow(self, policy: OverflowPolicy) -> Self {
+        Self { on_overflow: policy, ..self }
+    }
+
+    /// The same options with another division-by-zero policy.
+    #[must_use]
+    pub const fn with_on_divide_by_zero(self, policy: OverflowPolicy) -> Self {
+        Self { on_divide_by_zero: policy, ..self }
+    }
+
+    /// The profile.
+    #[must_use]
+    pub const fn semantics(&self) -> Semantics {
+        self.semantics
+    }
+
+    /// The rounding mode.
+    #[must_use]
+    pub const fn rounding(&self) -> RoundingMode {
+        self.rounding
+    }
+
+    /// The overflow policy.
+    #[must_use]
+    pub const fn on_overflow(&self) -> OverflowPolicy {
+        self.on_overflow
+    }
+
+    /// The division-by-zero policy.
+    #[must_use]
+    pub const fn on_divide_by_zero(&self) -> OverflowPolicy {
+        self.on_divide_by_zero
+    }
+}

@@ -1,0 +1,119 @@
+//! The exact reference: one row of any operation, with big integers.
+//!
+//! It follows the contract's one value rule literally: the exact result of
+//! `A op B` is formed as a fraction `n / d` (already multiplied by
+//! `10^result_scale`), rounded once to an integer, and compared with
+//! `10^p - 1`. It shares no arithmetic with the kernels, which makes it their
+//! oracle.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+
+use crate::options::{BinaryOp, RoundingMode};
+use crate::text::{pow10, precision_limit};
+use crate::types::DecimalType;
+
+/// What one row comes to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Exact {
+    /// The stored integer of the result.
+    Value(BigInt),
+    /// The result exceeds the result precision.
+    Overflow,
+    /// The divisor is zero.
+    DivideByZero,
+}
+
+/// `v * 10^e` as a fraction (`e` may be negative).
+fn scaled(v: BigInt, e: i32) -> (BigInt, BigInt) {
+    let power = pow10(e.unsigned_abs());
+    if e >= 0 { (v * power, BigInt::one()) } else { (v, power) }
+}
+
+/// `n / d` rounded to an integer (`d != 0`).
+fn round(n: &BigInt, d: &BigInt, mode: RoundingMode) -> BigInt {
+    let (n, d) = if d.is_negative() { (-n, -d) } else { (n.clone(), d.clone()) };
+    let floor = n.div_floor(&d);
+    let excess = &n - &floor * &d; // 0 <= excess < d
+    if excess.is_zero() {
+        return floor;
+    }
+    let ceiling = &floor + 1u8;
+    let twice = &excess * 2u8;
+    let toward_zero = if n.is_negative() { ceiling.clone() } else { floor.clone() };
+    let away = if n.is_negative() { floor.clone() } else { ceiling.clone() };
+    match mode {
+        RoundingMode::TowardZero => toward_zero,
+        RoundingMode::Floor => floor,
+        RoundingMode::Ceiling => ceiling,
+        RoundingMode::HalfUp | RoundingMode::HalfEven => match twice.cmp(&d) {
+            core::cmp::Ordering::Less => floor,
+            core::cmp::Ordering::Greater => ceiling,
+            core::cmp::Ordering::Equal if mode == RoundingMode::HalfUp => away,
+            core::cmp::Ordering::Equal => {
+                if floor.is_even() {
+                    floor
+                } else {
+                    ceiling
+                }
+            }
+        },
+    }
+}
+
+/// The exact outcome of `a op b` for stored integers `a` of `lhs` and `b` of
+/// `rhs`, at `result`, rounded with `mode`.
+pub(crate) fn exact(
+    op: BinaryOp,
+    (a, lhs): (&BigInt, DecimalType),
+    (b, rhs): (&BigInt, DecimalType),
+    result: DecimalType,
+    mode: RoundingMode,
+) -> Exact {
+    let (s1, s2, rs) = (i32::from(lhs.scale()), i32::from(rhs.scale()), i32::from(result.scale()));
+    let (n, d) = match op {
+        BinaryOp::Add | BinaryOp::Sub => {
+            let (n1, d1) = scaled(a.clone(), rs - s1);
+            let (n2, d2) = scaled(b.clone(), rs - s2);
+            let n2 = if op == BinaryOp::Sub { -n2 } else { n2 };
+            (n1 * &d2 + n2 * &d1, d1 * d2)
+        }
+        BinaryOp::Mul => scaled(a * b, rs - s1 - s2),
+        BinaryOp::Div => {
+            if b.is_zero() {
+                return Exact::DivideByZero;
+            }
+            let (n, d) = scaled(a.clone(), rs - s1 + s2);
+            (n, d * b)
+        }
+    };
+    let value = round(&n, &d, mode);
+    if value.abs() > precision_limit(result.precision()) {
+        Exact::Overflow
+    } else {
+        Exact::Value(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::tie_up(RoundingMode::HalfUp, 5, 2, 3)]
+    #[case::tie_up_negative(RoundingMode::HalfUp, -5, 2, -3)]
+    #[case::tie_even_down(RoundingMode::HalfEven, 5, 2, 2)]
+    #[case::tie_even_up(RoundingMode::HalfEven, 7, 2, 4)]
+    #[case::tie_even_negative(RoundingMode::HalfEven, -5, 2, -2)]
+    #[case::floor_negative(RoundingMode::Floor, -1, 3, -1)]
+    #[case::ceiling_negative(RoundingMode::Ceiling, -1, 3, 0)]
+    #[case::toward_zero_negative(RoundingMode::TowardZero, -5, 3, -1)]
+    #[case::negative_divisor(RoundingMode::Floor, 1, -3, -1)]
+    #[case::below_half(RoundingMode::HalfUp, 4, 10, 0)]
+    #[case::above_half(RoundingMode::HalfEven, -6, 10, -1)]
+    fn rounds(#[case] mode: RoundingMode, #[case] n: i64, #[case] d: i64, #[case] want: i64) {
+        assert_eq!(round(&BigInt::from(n), &BigInt::from(d), mode), BigInt::from(want));
+    }
+}

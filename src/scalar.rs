@@ -1,0 +1,135 @@
+//! One decimal value, and the exact reference implementation of every operator.
+
+use core::fmt;
+
+use arrow_buffer::i256;
+
+use crate::error::DecimalError;
+use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
+use crate::profile::result_type;
+use crate::reference::{Exact, exact};
+use crate::text;
+use crate::types::DecimalType;
+
+/// A single decimal value of a type, or a null of that type.
+///
+/// [`binary`](Self::binary) is the crate's reference implementation: exact big
+/// integer arithmetic, rounded once. Engines use it for constant folding; the
+/// tests hold every kernel to it.
+///
+/// ```
+/// use decimal_kernels::{ArithmeticOptions, BinaryOp, DecimalScalar, DecimalType, RoundingMode};
+/// let t = DecimalType::try_new(10, 2)?;
+/// let two = DecimalScalar::parse(t, "2.00")?;
+/// let three = DecimalScalar::parse(t, "3.00")?;
+/// let opts = ArithmeticOptions::default().with_rounding(RoundingMode::HalfUp);
+/// assert_eq!(two.binary(BinaryOp::Div, &three, &opts)?.to_string(), "0.67");
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DecimalScalar {
+    dtype: DecimalType,
+    value: Option<i256>,
+}
+
+impl DecimalScalar {
+    /// Parses canonical-form text (optional sign, digits, optional `.` and
+    /// fraction digits) exactly as a value of `dtype`.
+    ///
+    /// # Errors
+    /// [`DecimalError::Parse`] when the text is not a number or not exactly
+    /// representable in `dtype` (never rounded).
+    pub fn parse(dtype: DecimalType, text: &str) -> Result<Self, DecimalError> {
+        let value = text::parse(text, dtype)?;
+        Ok(Self { dtype, value: text::bigint_to_i256(&value) })
+    }
+
+    /// The null of `dtype`.
+    #[must_use]
+    pub fn null(dtype: DecimalType) -> Self {
+        Self { dtype, value: None }
+    }
+
+    /// The value whose stored integer is `value`.
+    ///
+    /// # Errors
+    /// [`DecimalError::ValueOutOfRange`] beyond the precision.
+    pub fn from_stored(dtype: DecimalType, value: i256) -> Result<Self, DecimalError> {
+        let limit = text::precision_limit(dtype.precision());
+        let big = text::i256_to_bigint(value);
+        if big > limit || big < -limit {
+            return Err(DecimalError::ValueOutOfRange { row: 0, value: value.to_string(), dtype });
+        }
+        Ok(Self { dtype, value: Some(value) })
+    }
+
+    /// A value read from an array, kept as stored even beyond the precision.
+    pub(crate) fn from_stored_unchecked(dtype: DecimalType, value: i256) -> Self {
+        Self { dtype, value: Some(value) }
+    }
+
+    /// The type.
+    #[must_use]
+    pub fn dtype(&self) -> DecimalType {
+        self.dtype
+    }
+
+    /// Whether this is a null.
+    #[must_use]
+    pub fn is_null(&self) -> bool {
+        self.value.is_none()
+    }
+
+    /// The stored integer, `None` for null.
+    #[must_use]
+    pub fn value(&self) -> Option<i256> {
+        self.value
+    }
+
+    /// `self op rhs`, computed exactly and rounded once (the reference).
+    ///
+    /// # Errors
+    /// The result type's errors; [`DecimalError::Overflow`] and
+    /// [`DecimalError::DivideByZero`] (row 0) under the `Error` policies.
+    pub fn binary(
+        &self,
+        op: BinaryOp,
+        rhs: &DecimalScalar,
+        options: &ArithmeticOptions,
+    ) -> Result<DecimalScalar, DecimalError> {
+        let result = result_type(op, self.dtype, rhs.dtype, options)?;
+        let (Some(a), Some(b)) = (self.value, rhs.value) else {
+            return Ok(Self::null(result));
+        };
+        let outcome = exact(
+            op,
+            (&text::i256_to_bigint(a), self.dtype),
+            (&text::i256_to_bigint(b), rhs.dtype),
+            result,
+            options.rounding(),
+        );
+        let fail = |policy: OverflowPolicy, error: DecimalError| match policy {
+            OverflowPolicy::Error => Err(error),
+            OverflowPolicy::Null => Ok(Self::null(result)),
+        };
+        match outcome {
+            Exact::Value(v) => Ok(Self { dtype: result, value: text::bigint_to_i256(&v) }),
+            Exact::Overflow => {
+                fail(options.on_overflow(), DecimalError::Overflow { row: 0, result_type: result })
+            }
+            Exact::DivideByZero => {
+                fail(options.on_divide_by_zero(), DecimalError::DivideByZero { row: 0 })
+            }
+        }
+    }
+}
+
+impl fmt::Display for DecimalScalar {
+    /// Canonical text; `NULL` for a null.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.value {
+            Some(v) => f.write_str(&text::format(&text::i256_to_bigint(v), self.dtype.scale())),
+            None => f.write_str("NULL"),
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Decimal types and storage widths.
+
+use core::fmt;
+
+use crate::error::DecimalError;
+
+/// The largest precision: 76 digits, the most a 256-bit integer always holds.
+pub const MAX_PRECISION: u8 = 76;
+
+/// A decimal type `decimal(p, s)`: values are integers `v` with
+/// `|v| <= 10^p - 1`, meaning `v * 10^-s`.
+///
+/// `1 <= p <= 76` and `-76 <= s <= p`; a negative scale means trailing integer
+/// zeros (`decimal(5,-2)` holds multiples of 100).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DecimalType {
+    precision: u8,
+    scale: i8,
+}
+
+impl DecimalType {
+    /// `decimal(precision, scale)`.
+    ///
+    /// # Errors
+    /// [`DecimalError::InvalidType`] unless `1 <= precision <= 76` and
+    /// `-76 <= scale <= precision`.
+    pub fn try_new(precision: u8, scale: i8) -> Result<Self, DecimalError> {
+        let scale_ok = i16::from(scale) >= -i16::from(MAX_PRECISION)
+            && i16::from(scale) <= i16::from(precision);
+        if (1..=MAX_PRECISION).contains(&precision) && scale_ok {
+            Ok(Self { precision, scale })
+        } else {
+            Err(DecimalError::InvalidType { precision: precision.into(), scale: scale.into() })
+        }
+    }
+
+    /// The same, from wider integers (as result-type formulas produce them).
+    pub(crate) fn try_from_ints(precision: i32, scale: i32) -> Result<Self, DecimalError> {
+        match (u8::try_from(precision), i8::try_from(scale)) {
+            (Ok(p), Ok(s)) => Self::try_new(p, s),
+            _ => Err(DecimalError::InvalidType { precision, scale }),
+        }
+    }
+
+    /// The number of significant digits.
+    #[must_use]
+    pub const fn precision(self) -> u8 {
+        self.precision
+    }
+
+    /// The number of fraction digits (negative: trailing integer zeros).
+    #[must_use]
+    pub const fn scale(self) -> i8 {
+        self.scale
+    }
+
+    /// The narrowest storage that holds every value of this type.
+    #[must_use]
+    pub fn storage_width(self) -> StorageWidth {
+        StorageWidth::for_precision(self.precision)
+    }
+}
+
+impl fmt::Display for DecimalType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "decimal({},{})", self.precision, self.scale)
+    }
+}
+
+/// The native integer width a column's values are stored in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StorageWidth {
+    /// `i8`: up to 2 digits.
+    I8,
+    /// `i16`: up to 4 digits.
+    I16,
+    /// `i32`: up to 9 digits (Arrow `Decimal32`).
+    I32,
+    /// `i64`: up to 18 digits (Arrow `Decimal64`).
+    I64,
+    /// `i128`: up to 38 digits (Arrow `Decimal128`).
+    I128,
+    /// `i256`: up to 76 digits (Arrow `Decimal256`).
+    I256,
+}
+
+impl StorageWidth {
+    /// Every width, narrowest first.
+    pub const ALL: [Self; 6] = [Self::I8, Self::I16, Self::I32, Self::I64, Self::I128, Self::I256];
+
+    /// The narrowest width that holds every value of `precision` digits
+    /// (`I256` for anything above 38).
+    #[must_use]
+    pub fn for_precision(precision: u8) -> Self {
+        Self::ALL.into_iter().find(|width| precision <= width.max_precision()).unwrap_or(Self::I256)
+    }
+
+    /// The most digits this width always holds: 2, 4, 9, 18, 38 or 76.
+    #[must_use]
+    pub const fn max_precision(self) -> u8 {
+        match self {
+            Self::I8 => 2,
+            Self::I16 => 4,
+            Self::I32 => 9,
+            Self::I64 => 18,
+            Self::I128 => 38,
+            Self::I256 => 76,
+        }
+    }
+
+    /// Bytes per value.
+    #[must_use]
+    pub const fn bytes(self) -> usize {
+        match self {
+            Self::I8 => 1,
+            Self::I16 => 2,
+            Self::I32 => 4,
+            Self::I64 => 8,
+            Self::I128 => 16,
+            Self::I256 => 32,
+        }
+    }
+}
+
+impl fmt::Display for StorageWidth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            Self::I8 => "i8",
+            Self::I16 => "i16",
+            Self::I32 => "i32",
+            Self::I64 => "i64",
+            Self::I128 => "i128",
+            Self::I256 => "i256",
+        };
+        f.write_str(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::smallest(1, 0)]
+    #[case::largest(76, 76)]
+    #[case::most_negative_scale(1, -76)]
+    #[case::scale_equals_precision(10, 10)]
+    fn valid_types(#[case] p: u8, #[case] s: i8) {
+        let t = DecimalType::try_new(p, s).unwrap();
+        assert_eq!((t.precision(), t.scale()), (p, s));
+        assert_eq!(t.to_string(), format!("decimal({p},{s})"));
+    }
+
+    #[rstest]
+    #[case::zero_precision(0, 0)]
+    #[case::precision_77(77, 0)]
+    #[case::scale_above_precision(5, 6)]
+    #[case::scale_below_minus_76(5, -77)]
+    fn invalid_types(#[case] p: u8, #[case] s: i8) {
+        assert_eq!(
+            DecimalType::try_new(p, s),
+            Err(DecimalError::InvalidType { precision: p.into(), scale: s.into() })
+        );
+    }
+
+    #[rstest]
+    #[case::p2(2, StorageWidth::I8)]
+    #[case::p3(3, StorageWidth::I16)]
+    #[case::p9(9, StorageWidth::I32)]
+    #[case::p10(10, StorageWidth::I64)]
+    #[case::p18(18, StorageWidth::I64)]
+    #[case::p19(19, StorageWidth::I128)]
+    #[case::p38(38, StorageWidth::I128)]
+    #[case::p39(39, StorageWidth::I256)]
+    #[case::p76(76, StorageWidth::I256)]
+    fn narrowest_width(#[case] p: u8, #[case] width: StorageWidth) {
+        assert_eq!(StorageWidth::for_precision(p), width);
+    }
+}
