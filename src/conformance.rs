@@ -1,1 +1,245 @@
-//! conformance (todo)
+//! Holding a kernel to the reference, row by row.
+//!
+//! [`reference`] computes what any implementation of the contract must return
+//! for a call, row by row with exact big integers; [`compare`] sets an actual
+//! result beside it and reports every row that differs with its inputs, the
+//! expected and the actual outcome. An engine can run its own kernels through
+//! [`check_kernel`] on its own data.
+//!
+//! ```
+//! use decimal_kernels::{conformance, mul, ArithmeticOptions, BinaryOp, DecimalArray, DecimalType};
+//! let t = DecimalType::try_new(10, 2)?;
+//! let a = DecimalArray::from_strs(t, &[Some("1.50"), None, Some("-2.25")])?;
+//! let opts = ArithmeticOptions::default();
+//! conformance::check_kernel(BinaryOp::Mul, &a, &a, &opts, |_, l, r, o| mul(l, r, o))
+//!     .map_err(|report| report.to_string())
+//!     .expect("the crate's own kernels conform");
+//! # Ok::<(), decimal_kernels::DecimalError>(())
+//! ```
+
+use core::fmt;
+
+use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+
+use crate::array::{DecimalArray, DecimalNative, with_native};
+use crate::dispatch::Operand;
+use crate::error::DecimalError;
+use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
+use crate::profile::{result_type, result_width};
+use crate::reference::{Exact, exact};
+use crate::text;
+
+/// Rows listed in a report at most (all are counted).
+const LISTED: usize = 20;
+
+/// The result the contract defines for `lhs op rhs`, computed row by row by
+/// the exact reference (stored values beyond their precision included).
+///
+/// # Errors
+/// Exactly the errors a conforming kernel returns: type and length errors, and
+/// the first failing valid row under an `Error` policy.
+pub fn reference<'a>(
+    op: BinaryOp,
+    lhs: impl Into<Operand<'a>>,
+    rhs: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let (lhs, rhs) = (lhs.into(), rhs.into());
+    let result = result_type(op, lhs.dtype(), rhs.dtype(), options)?;
+    let len = rows(lhs, rhs)?;
+    let mut values = Vec::with_capacity(len);
+    let mut valid = Vec::with_capacity(len);
+    for row in 0..len {
+        let (Some(a), Some(b)) = (value(lhs, row), value(rhs, row)) else {
+            values.push(i256::ZERO);
+            valid.push(false);
+            continue;
+        };
+        let outcome = exact(
+            op,
+            (&text::i256_to_bigint(a), lhs.dtype()),
+            (&text::i256_to_bigint(b), rhs.dtype()),
+            result,
+            options.rounding(),
+        );
+        let policy = match outcome {
+            Exact::Value(v) => {
+                values.push(text::bigint_to_i256(&v).unwrap_or(i256::ZERO));
+                valid.push(true);
+                continue;
+            }
+            Exact::Overflow => {
+                (options.on_overflow(), DecimalError::Overflow { row, result_type: result })
+            }
+            Exact::DivideByZero => {
+                (options.on_divide_by_zero(), DecimalError::DivideByZero { row })
+            }
+        };
+        match policy {
+            (OverflowPolicy::Error, error) => return Err(error),
+            (OverflowPolicy::Null, _) => {
+                values.push(i256::ZERO);
+                valid.push(false);
+            }
+        }
+    }
+    let values = with_native!(result_width(result, options), T => {
+        let typed: Vec<T> = values.into_iter().map(|v| T::from_i256(v).unwrap_or_default()).collect();
+        T::into_values(ScalarBuffer::from(typed))
+    });
+    Ok(DecimalArray::from_parts(result, values, Some(NullBuffer::from(valid))))
+}
+
+/// The number of rows of a call, as the kernels count them.
+fn rows(lhs: Operand<'_>, rhs: Operand<'_>) -> Result<usize, DecimalError> {
+    match (lhs, rhs) {
+        (Operand::Array(a), Operand::Array(b)) if a.len() != b.len() => {
+            Err(DecimalError::LengthMismatch { expected: a.len(), actual: b.len() })
+        }
+        (Operand::Array(a), _) | (_, Operand::Array(a)) => Ok(a.len()),
+        (Operand::Scalar(_), Operand::Scalar(_)) => Ok(1),
+    }
+}
+
+/// The operand's stored value at `row`, `None` when null.
+fn value(operand: Operand<'_>, row: usize) -> Option<i256> {
+    match operand {
+        Operand::Array(a) => a.is_valid(row).then(|| a.values().get(row)).flatten(),
+        Operand::Scalar(s) => s.value(),
+    }
+}
+
+fn text_of(operand: Operand<'_>, row: usize) -> String {
+    let scale = operand.dtype().scale();
+    value(operand, row)
+        .map_or_else(|| "NULL".into(), |v| text::format(&text::i256_to_bigint(v), scale))
+}
+
+/// One row on which a result differs from the reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The row.
+    pub row: usize,
+    /// The left operand's text at that row (`NULL` for null).
+    pub lhs: String,
+    /// The right operand's text at that row.
+    pub rhs: String,
+    /// What the reference gives (text, `NULL`, or the error).
+    pub expected: String,
+    /// What the result gives.
+    pub got: String,
+}
+
+/// A result that does not conform: what differs, row by row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConformanceError {
+    /// The operator.
+    pub op: BinaryOp,
+    /// The options of the call.
+    pub options: ArithmeticOptions,
+    /// The first rows that differ (at most 20).
+    pub mismatches: Vec<Mismatch>,
+    /// How many rows differ in all (a whole-call difference counts as one).
+    pub mismatch_count: usize,
+}
+
+impl fmt::Display for ConformanceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} rows differ from the reference for `{}` under {:?}:",
+            self.mismatch_count, self.op, self.options
+        )?;
+        for m in &self.mismatches {
+            writeln!(
+                f,
+                "  row {}: {} {} {}: expected {}, got {}",
+                m.row, m.lhs, self.op, m.rhs, m.expected, m.got
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConformanceError {}
+
+/// Compares `got`, a result of `lhs op rhs`, with the reference: the same
+/// error, or the same type, length, validity and value on every row.
+///
+/// # Errors
+/// A [`ConformanceError`] listing what differs.
+pub fn compare<'a>(
+    op: BinaryOp,
+    lhs: impl Into<Operand<'a>>,
+    rhs: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+    got: &Result<DecimalArray, DecimalError>,
+) -> Result<(), ConformanceError> {
+    let (lhs, rhs) = (lhs.into(), rhs.into());
+    let expected = reference(op, lhs, rhs, options);
+    let mut mismatches = Vec::new();
+    let whole = |row: usize, expected: String, got: String| Mismatch {
+        row,
+        lhs: text_of(lhs, row),
+        rhs: text_of(rhs, row),
+        expected,
+        got,
+    };
+    match (&expected, got) {
+        (Err(e), Err(g)) if e == g => {}
+        (Err(e), Err(g)) => mismatches.push(whole(error_row(e), e.to_string(), g.to_string())),
+        (Err(e), Ok(_)) => mismatches.push(whole(error_row(e), e.to_string(), "a result".into())),
+        (Ok(_), Err(g)) => mismatches.push(whole(error_row(g), "a result".into(), g.to_string())),
+        (Ok(e), Ok(g)) if e.dtype() != g.dtype() || e.len() != g.len() => mismatches.push(whole(
+            0,
+            format!("{} rows of {}", e.len(), e.dtype()),
+            format!("{} rows of {}", g.len(), g.dtype()),
+        )),
+        (Ok(e), Ok(g)) => {
+            let (e_text, g_text) = (e.to_strs(), g.to_strs());
+            for (row, (want, have)) in e_text.into_iter().zip(g_text).enumerate() {
+                if want != have {
+                    let show = |t: Option<String>| t.unwrap_or_else(|| "NULL".into());
+                    mismatches.push(whole(row, show(want), show(have)));
+                }
+            }
+        }
+    }
+    if mismatches.is_empty() {
+        return Ok(());
+    }
+    let mismatch_count = mismatches.len();
+    mismatches.truncate(LISTED);
+    Err(ConformanceError { op, options: *options, mismatches, mismatch_count })
+}
+
+fn error_row(error: &DecimalError) -> usize {
+    match error {
+        DecimalError::Overflow { row, .. } | DecimalError::DivideByZero { row } => *row,
+        _ => 0,
+    }
+}
+
+/// Runs `kernel` on `lhs op rhs` and compares its result with the reference.
+///
+/// # Errors
+/// A [`ConformanceError`] listing what differs.
+pub fn check_kernel<'a, F>(
+    op: BinaryOp,
+    lhs: impl Into<Operand<'a>>,
+    rhs: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+    kernel: F,
+) -> Result<(), ConformanceError>
+where
+    F: FnOnce(
+        BinaryOp,
+        Operand<'a>,
+        Operand<'a>,
+        &ArithmeticOptions,
+    ) -> Result<DecimalArray, DecimalError>,
+{
+    let (lhs, rhs) = (lhs.into(), rhs.into());
+    let got = kernel(op, lhs, rhs, options);
+    compare(op, lhs, rhs, options, &got)
+}
