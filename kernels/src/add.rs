@@ -9,8 +9,8 @@
 //! the narrowest work type with that many bits. Same-scale operands skip the
 //! multiplications altogether ([`Sum`]); others use [`ScaledSum`].
 
-use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, run};
-use crate::plan::{Operand, WorkWidth, shift_bits, with_work};
+use crate::arity::{Frame, KernelError, Output, RowKernel, overflow_flag, run};
+use crate::plan::{Operand, WorkWidth, needs_check, plan, shift_bits, with_work};
 use crate::storage::Storage;
 use crate::work::Work;
 
@@ -34,11 +34,22 @@ pub struct SumConstants<W> {
 }
 
 impl SumSpec {
-    /// The work type for operands below `2^lhs_bits` and `2^rhs_bits`.
-    pub(crate) fn width(&self, lhs_bits: u32, rhs_bits: u32) -> WorkWidth {
+    /// `L` such that every sum of operands below `2^lhs_bits` and `2^rhs_bits`
+    /// is below `2^L`.
+    fn result_bits(&self, lhs_bits: u32, rhs_bits: u32) -> u32 {
         let lhs = lhs_bits + shift_bits(self.lhs_shift);
         let rhs = rhs_bits + shift_bits(self.rhs_shift);
-        WorkWidth::for_bits(lhs.max(rhs) + 1)
+        lhs.max(rhs) + 1
+    }
+
+    /// The work type and whether results need the precision check.
+    pub(crate) fn plan<S: Storage>(
+        &self,
+        lhs: &Operand<'_, S>,
+        rhs: &Operand<'_, S>,
+    ) -> (WorkWidth, bool) {
+        let plan = plan(lhs, rhs, |l, r| WorkWidth::for_bits(self.result_bits(l, r)));
+        (plan.width, needs_check(self.result_bits(plan.lhs, plan.rhs), self.result_precision))
     }
 
     /// Whether the operands are already at the result scale.
@@ -55,31 +66,32 @@ impl SumSpec {
     }
 }
 
-/// `a + b`, operands at the result scale.
+/// `a + b`, operands at the result scale; `CHECKED`: whether results can
+/// exceed the precision at all.
 #[derive(Clone, Copy, Debug)]
-pub struct Sum;
+pub struct Sum<const CHECKED: bool>;
 
-impl<W: Work> RowKernel<W> for Sum {
+impl<W: Work, const CHECKED: bool> RowKernel<W> for Sum<CHECKED> {
     type Constants = SumConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let r = a.add(b);
-        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+        (r, overflow_flag::<W, CHECKED>(r, c.bound))
     }
 }
 
 /// `a * 10^ka + b * 10^kb`.
 #[derive(Clone, Copy, Debug)]
-pub struct ScaledSum;
+pub struct ScaledSum<const CHECKED: bool>;
 
-impl<W: Work> RowKernel<W> for ScaledSum {
+impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledSum<CHECKED> {
     type Constants = SumConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let r = a.mul(c.lhs_factor).add(b.mul(c.rhs_factor));
-        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+        (r, overflow_flag::<W, CHECKED>(r, c.bound))
     }
 }
 
@@ -95,13 +107,15 @@ pub fn add<S: Storage>(
     spec: &SumSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let width = spec.width(lhs.bits(), rhs.bits());
+    let (width, checked) = spec.plan(&lhs, &rhs);
+    let (l, r) = (lhs.input, rhs.input);
     with_work!(width, W => {
-        let constants = spec.constants::<W>();
-        if spec.aligned() {
-            run::<S, W, Sum>(lhs.input, rhs.input, &constants, frame)
-        } else {
-            run::<S, W, ScaledSum>(lhs.input, rhs.input, &constants, frame)
+        let c = spec.constants::<W>();
+        match (spec.aligned(), checked) {
+            (true, true) => run::<S, W, Sum<true>>(l, r, &c, frame),
+            (true, false) => run::<S, W, Sum<false>>(l, r, &c, frame),
+            (false, true) => run::<S, W, ScaledSum<true>>(l, r, &c, frame),
+            (false, false) => run::<S, W, ScaledSum<false>>(l, r, &c, frame),
         }
     })
 }

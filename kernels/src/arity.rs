@@ -20,6 +20,13 @@ pub const OVERFLOW: u8 = 1;
 /// Flag: the row divides by zero.
 pub const DIVIDE_BY_ZERO: u8 = 2;
 
+/// [`OVERFLOW`] when `CHECKED` and `|r| > bound`; nothing (and no work) for a
+/// loop planned without the precision check.
+#[inline(always)]
+pub(crate) fn overflow_flag<W: Work, const CHECKED: bool>(r: W, bound: W) -> u8 {
+    if CHECKED { OVERFLOW * u8::from(r.exceeds(bound)) } else { 0 }
+}
+
 /// The per-row arithmetic of one operator shape, in work type `W`, with the
 /// constants it needs hoisted into `Constants` once per call.
 pub trait RowKernel<W: Work> {

@@ -13,7 +13,7 @@
 //! rounding exactly as it would be (the dividend is far below half of it).
 
 use crate::arity::{DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, RowKernel, run};
-use crate::plan::{Operand, WorkWidth, shift_bits, with_work};
+use crate::plan::{Operand, WorkWidth, plan, shift_bits, with_work};
 use crate::rounding::{Rounding, RoundingMode};
 use crate::storage::Storage;
 use crate::with_rounding;
@@ -93,7 +93,7 @@ pub fn div<S: Storage>(
     spec: &DivSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let width = spec.width(lhs.bits(), rhs.bits());
+    let width = plan(&lhs, &rhs, |l, r| spec.width(l, r)).width;
     with_work!(width, W => {
         let constants = spec.constants::<W>();
         with_rounding!(spec.rounding, R => {

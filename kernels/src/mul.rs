@@ -11,8 +11,8 @@
 //! widest operands is the saturating 512-bit type: a 76-digit product rescaled
 //! down is exact even though it never fits 256 bits.
 
-use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, run};
-use crate::plan::{Operand, WorkWidth, shift_bits, with_work};
+use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, overflow_flag, run};
+use crate::plan::{Operand, WorkWidth, needs_check, plan, shift_bits, with_work};
 use crate::rounding::{Rounding, RoundingMode};
 use crate::storage::Storage;
 use crate::with_rounding;
@@ -32,57 +32,69 @@ pub struct MulSpec {
 
 /// What a product computes once per call.
 #[derive(Clone, Copy, Debug)]
-pub struct ProductConstants<W> {
+pub struct ProductConstants<W: Work> {
     /// `10^|shift|`.
     factor: W,
+    /// The same, prepared for division.
+    divisor: W::Divisor,
     bound: W,
 }
 
 impl MulSpec {
-    fn width(&self, lhs_bits: u32, rhs_bits: u32) -> WorkWidth {
+    /// `L` such that every intermediate (and the divisor `10^k`) is below `2^L`.
+    fn work_bits(&self, lhs_bits: u32, rhs_bits: u32) -> u32 {
         let product = lhs_bits + rhs_bits;
-        let bits = if self.shift < 0 {
+        if self.shift < 0 {
             product + shift_bits(self.shift.unsigned_abs())
         } else {
-            // The divisor itself must fit as well.
             product.max(shift_bits(self.shift.unsigned_abs()) + 1)
-        };
-        WorkWidth::for_bits(bits)
+        }
+    }
+
+    /// The work type and whether results need the precision check (always,
+    /// when digits are dropped: the check is cheap beside the division).
+    fn plan<S: Storage>(&self, lhs: &Operand<'_, S>, rhs: &Operand<'_, S>) -> (WorkWidth, bool) {
+        let plan = plan(lhs, rhs, |l, r| WorkWidth::for_bits(self.work_bits(l, r)));
+        let checked = self.shift > 0
+            || needs_check(self.work_bits(plan.lhs, plan.rhs), self.result_precision);
+        (plan.width, checked)
     }
 
     fn constants<W: Work>(&self) -> ProductConstants<W> {
+        let factor = W::pow10(self.shift.unsigned_abs());
         ProductConstants {
-            factor: W::pow10(self.shift.unsigned_abs()),
+            factor,
+            divisor: W::prepare_divisor(factor),
             bound: W::precision_bound(self.result_precision.into()),
         }
     }
 }
 
-/// `a * b`.
+/// `a * b`; `CHECKED`: whether results can exceed the precision at all.
 #[derive(Clone, Copy, Debug)]
-pub struct Product;
+pub struct Product<const CHECKED: bool>;
 
-impl<W: Work> RowKernel<W> for Product {
+impl<W: Work, const CHECKED: bool> RowKernel<W> for Product<CHECKED> {
     type Constants = ProductConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let r = a.mul(b);
-        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+        (r, overflow_flag::<W, CHECKED>(r, c.bound))
     }
 }
 
 /// `a * b * 10^-k` for `k < 0`.
 #[derive(Clone, Copy, Debug)]
-pub struct ScaledProduct;
+pub struct ScaledProduct<const CHECKED: bool>;
 
-impl<W: Work> RowKernel<W> for ScaledProduct {
+impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledProduct<CHECKED> {
     type Constants = ProductConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let r = a.mul(b).mul(c.factor);
-        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+        (r, overflow_flag::<W, CHECKED>(r, c.bound))
     }
 }
 
@@ -96,7 +108,7 @@ impl<W: Work, R: Rounding> RowKernel<W> for RoundedProduct<R> {
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let product = a.mul(b);
-        let (q, r) = product.div_rem(c.factor);
+        let (q, r) = product.div_rem_by(&c.divisor);
         let r = R::finish(q, r, c.factor, product.is_negative());
         (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
     }
@@ -112,14 +124,17 @@ pub fn mul<S: Storage>(
     spec: &MulSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let width = spec.width(lhs.bits(), rhs.bits());
+    let (width, checked) = spec.plan(&lhs, &rhs);
+    let (l, r) = (lhs.input, rhs.input);
     with_work!(width, W => {
-        let constants = spec.constants::<W>();
-        match spec.shift {
-            0 => run::<S, W, Product>(lhs.input, rhs.input, &constants, frame),
-            ..0 => run::<S, W, ScaledProduct>(lhs.input, rhs.input, &constants, frame),
-            1.. => with_rounding!(spec.rounding, R => {
-                run::<S, W, RoundedProduct<R>>(lhs.input, rhs.input, &constants, frame)
+        let c = spec.constants::<W>();
+        match (spec.shift, checked) {
+            (0, true) => run::<S, W, Product<true>>(l, r, &c, frame),
+            (0, false) => run::<S, W, Product<false>>(l, r, &c, frame),
+            (..0, true) => run::<S, W, ScaledProduct<true>>(l, r, &c, frame),
+            (..0, false) => run::<S, W, ScaledProduct<false>>(l, r, &c, frame),
+            (1.., _) => with_rounding!(spec.rounding, R => {
+                run::<S, W, RoundedProduct<R>>(l, r, &c, frame)
             }),
         }
     })

@@ -7,13 +7,14 @@
 //! pass over the values.
 
 use crate::arity::Input;
-use crate::pow10::{pow10_bits, precision_bits};
+use crate::pow10::{bits_within_precision, pow10_bits, precision_bits};
 use crate::storage::Storage;
 
 /// What is known of an operand's magnitudes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Magnitude {
-    /// Every value (null rows included) is at most `10^p - 1` in magnitude.
+    /// Every valid row's value is at most `10^p - 1` in magnitude (null rows
+    /// may hold anything: they are computed harmlessly and discarded).
     Precision(u8),
     /// Nothing: the kernel measures the values.
     Unknown,
@@ -29,24 +30,72 @@ pub struct Operand<'a, S> {
 }
 
 impl<S: Storage> Operand<'_, S> {
-    /// `L` such that every value satisfies `|v| < 2^L`.
-    pub(crate) fn bits(&self) -> u32 {
-        let measured = || match self.input {
-            Input::Array(values) => S::magnitude_bits(values),
-            Input::Scalar(value) => S::magnitude_bits(&[value]),
-        };
-        match (self.magnitude, self.input) {
-            // One value is cheaper to measure than to bound.
-            (Magnitude::Precision(p), Input::Scalar(_)) => precision_bits(p.into()).min(measured()),
-            (Magnitude::Precision(p), Input::Array(_)) => precision_bits(p.into()),
-            (Magnitude::Unknown, _) => measured(),
+    /// The bound from the declared precision, if the operand has one.
+    fn declared_bits(&self) -> Option<u32> {
+        match self.magnitude {
+            Magnitude::Precision(p) => Some(precision_bits(p.into())),
+            Magnitude::Unknown => None,
         }
     }
+
+    /// The bound measured from the values (null rows included).
+    fn measured_bits(&self) -> u32 {
+        match self.input {
+            Input::Array(values) => S::magnitude_bits(values),
+            Input::Scalar(value) => S::magnitude_bits(&[value]),
+        }
+    }
+}
+
+/// Operand bounds (`|a| < 2^lhs`, `|b| < 2^rhs`) and the work type they call
+/// for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    pub(crate) width: WorkWidth,
+    pub(crate) lhs: u32,
+    pub(crate) rhs: u32,
+}
+
+/// Plans a call from the operands' bounds and the operator's need
+/// (`width_for(lhs_bits, rhs_bits)`).
+///
+/// Declared precisions are trusted as they are unless they call for 256 bits
+/// or more: then one pass over the values measures them, because a column of
+/// small values in a wide type (money in `Decimal128(38,10)`, say) computes
+/// several times faster in a narrow work type than the pass costs. Scalars and
+/// operands without a declared bound are always measured.
+pub(crate) fn plan<S: Storage>(
+    lhs: &Operand<'_, S>,
+    rhs: &Operand<'_, S>,
+    width_for: impl Fn(u32, u32) -> WorkWidth,
+) -> Plan {
+    let first = |o: &Operand<'_, S>| match (o.input, o.declared_bits()) {
+        (Input::Array(_), Some(bits)) => bits,
+        (Input::Scalar(_), Some(bits)) => bits.min(o.measured_bits()),
+        (_, None) => o.measured_bits(),
+    };
+    let (l, r) = (first(lhs), first(rhs));
+    let width = width_for(l, r);
+    if width < WorkWidth::I256 {
+        return Plan { width, lhs: l, rhs: r };
+    }
+    let refine = |o: &Operand<'_, S>, bits: u32| match (o.input, o.magnitude) {
+        (Input::Array(_), Magnitude::Precision(_)) => bits.min(o.measured_bits()),
+        _ => bits,
+    };
+    let (l, r) = (refine(lhs, l), refine(rhs, r));
+    Plan { width: width_for(l, r), lhs: l, rhs: r }
 }
 
 /// Bits added by a factor of `10^k` (none for `k = 0`).
 pub(crate) fn shift_bits(k: u32) -> u32 {
     if k == 0 { 0 } else { pow10_bits(k) }
+}
+
+/// Whether results below `2^bits` can exceed precision `p`: if not, the call
+/// runs a loop without the precision check.
+pub(crate) fn needs_check(bits: u32, precision: u8) -> bool {
+    bits > bits_within_precision(precision.into())
 }
 
 /// The work types, narrowest first.
@@ -115,17 +164,37 @@ mod tests {
         assert_eq!(WorkWidth::for_bits(256), WorkWidth::Wide);
     }
 
+    fn sum_width(l: u32, r: u32) -> WorkWidth {
+        WorkWidth::for_bits(l.max(r) + 1)
+    }
+
     #[test]
-    fn scalars_are_measured_arrays_trusted() {
-        let scalar = Operand { input: Input::Scalar(5i64), magnitude: Magnitude::Precision(18) };
-        assert_eq!(scalar.bits(), 3);
+    fn narrow_declarations_are_trusted_scalars_measured() {
         let values = [5i64, -7];
-        let array = Operand { input: Input::Array(&values), magnitude: Magnitude::Precision(18) };
-        assert_eq!(array.bits(), 60);
-        let array = Operand { input: Input::Array(&values), magnitude: Magnitude::Unknown };
-        assert_eq!(array.bits(), 3);
+        let array =
+            Operand { input: Input::Array(&values[..]), magnitude: Magnitude::Precision(18) };
+        let scalar = Operand { input: Input::Scalar(5i64), magnitude: Magnitude::Precision(18) };
+        let p = plan(&array, &scalar, sum_width);
+        assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 60, 3));
+    }
+
+    #[test]
+    fn wide_declarations_are_measured() {
+        let values = [i256::from_i128(5), i256::from_i128(-7)];
+        let array =
+            Operand { input: Input::Array(&values[..]), magnitude: Magnitude::Precision(76) };
+        let p = plan(&array, &array, sum_width);
+        assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 3, 3));
+    }
+
+    #[test]
+    fn undeclared_values_are_measured() {
         let wide = [i256::MIN];
-        let array = Operand { input: Input::Array(&wide), magnitude: Magnitude::Unknown };
-        assert_eq!(array.bits(), 256);
+        let array = Operand { input: Input::Array(&wide[..]), magnitude: Magnitude::Unknown };
+        let small = [1i64];
+        let p = plan(&array, &array, sum_width);
+        assert_eq!((p.width, p.lhs), (WorkWidth::Wide, 256));
+        let small = Operand { input: Input::Array(&small[..]), magnitude: Magnitude::Unknown };
+        assert_eq!(plan(&small, &small, sum_width).width, WorkWidth::I64);
     }
 }

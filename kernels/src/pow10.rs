@@ -45,7 +45,7 @@ mod tests {
             assert_eq!(u64::from(pow10_bits(k)), p.bits(), "10^{k}");
             let below = &p - 1u32;
             assert_eq!(u64::from(precision_bits(k)), below.bits(), "10^{k} - 1");
-            let two_pow = BigUint::from(1u32) << bits_within_precision(k).max(0);
+            let two_pow = BigUint::from(1u32) << bits_within_precision(k);
             assert!(k == 0 || two_pow <= p, "2^L <= 10^{k}");
             assert!(k == 0 || (two_pow << 1u32) > p, "L is the largest for 10^{k}");
             p *= 10u32;

@@ -90,7 +90,8 @@ impl Rounding for HalfEven {
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, d: W, negative: bool) -> W {
         let (half_or_more, exactly_half) = at_least_half(r, d);
-        let away = half_or_more && !(exactly_half && !q.is_odd());
+        // A tie steps away from zero only from an odd quotient.
+        let away = half_or_more && (!exactly_half || q.is_odd());
         step_away(q, away, negative)
     }
 }

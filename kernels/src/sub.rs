@@ -5,36 +5,37 @@
 //! [`SumSpec`]). Exact, so no rounding; overflow when `|r| > 10^p - 1`.
 
 use crate::add::{SumConstants, SumSpec};
-use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, run};
+use crate::arity::{Frame, KernelError, Output, RowKernel, overflow_flag, run};
 use crate::plan::{Operand, with_work};
 use crate::storage::Storage;
 use crate::work::Work;
 
-/// `a - b`, operands at the result scale.
+/// `a - b`, operands at the result scale; `CHECKED`: whether results can
+/// exceed the precision at all.
 #[derive(Clone, Copy, Debug)]
-pub struct Difference;
+pub struct Difference<const CHECKED: bool>;
 
-impl<W: Work> RowKernel<W> for Difference {
+impl<W: Work, const CHECKED: bool> RowKernel<W> for Difference<CHECKED> {
     type Constants = SumConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let r = a.sub(b);
-        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+        (r, overflow_flag::<W, CHECKED>(r, c.bound))
     }
 }
 
 /// `a * 10^ka - b * 10^kb`.
 #[derive(Clone, Copy, Debug)]
-pub struct ScaledDifference;
+pub struct ScaledDifference<const CHECKED: bool>;
 
-impl<W: Work> RowKernel<W> for ScaledDifference {
+impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledDifference<CHECKED> {
     type Constants = SumConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let r = a.mul(c.lhs_factor).sub(b.mul(c.rhs_factor));
-        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+        (r, overflow_flag::<W, CHECKED>(r, c.bound))
     }
 }
 
@@ -48,13 +49,15 @@ pub fn sub<S: Storage>(
     spec: &SumSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let width = spec.width(lhs.bits(), rhs.bits());
+    let (width, checked) = spec.plan(&lhs, &rhs);
+    let (l, r) = (lhs.input, rhs.input);
     with_work!(width, W => {
-        let constants = spec.constants::<W>();
-        if spec.aligned() {
-            run::<S, W, Difference>(lhs.input, rhs.input, &constants, frame)
-        } else {
-            run::<S, W, ScaledDifference>(lhs.input, rhs.input, &constants, frame)
+        let c = spec.constants::<W>();
+        match (spec.aligned(), checked) {
+            (true, true) => run::<S, W, Difference<true>>(l, r, &c, frame),
+            (true, false) => run::<S, W, Difference<false>>(l, r, &c, frame),
+            (false, true) => run::<S, W, ScaledDifference<true>>(l, r, &c, frame),
+            (false, false) => run::<S, W, ScaledDifference<false>>(l, r, &c, frame),
         }
     })
 }

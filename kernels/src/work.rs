@@ -11,6 +11,7 @@
 use arrow_buffer::i256;
 use ethnum::I256;
 
+use crate::magic::{Magic64, Magic128};
 use crate::wide::I512;
 
 /// An integer type that kernels compute in.
@@ -49,6 +50,13 @@ pub trait Work: Copy + PartialEq + PartialOrd + core::fmt::Debug + Send + Sync +
     /// Truncating quotient and remainder (remainder takes the dividend's sign);
     /// the caller never passes a zero divisor.
     fn div_rem(self, divisor: Self) -> (Self, Self);
+
+    /// A positive divisor prepared once for many divisions (see `magic`).
+    type Divisor: Copy + core::fmt::Debug + Send + Sync;
+    /// Prepares a positive divisor.
+    fn prepare_divisor(divisor: Self) -> Self::Divisor;
+    /// [`div_rem`](Self::div_rem) by a prepared divisor.
+    fn div_rem_by(self, divisor: &Self::Divisor) -> (Self, Self);
 
     /// The value of an `i64`, wrapped to the type if it does not fit.
     fn from_i64(v: i64) -> Self;
@@ -146,6 +154,15 @@ impl Work for i64 {
     }
     wrapping_work_arith!();
 
+    type Divisor = Magic64;
+    fn prepare_divisor(divisor: Self) -> Magic64 {
+        Magic64::new(divisor.unsigned_abs())
+    }
+    #[inline(always)]
+    fn div_rem_by(self, divisor: &Magic64) -> (Self, Self) {
+        divisor.div_rem(self)
+    }
+
     #[inline(always)]
     fn from_i64(v: i64) -> Self {
         v
@@ -183,6 +200,15 @@ impl Work for i128 {
     }
     wrapping_work_arith!();
 
+    type Divisor = Magic128;
+    fn prepare_divisor(divisor: Self) -> Magic128 {
+        Magic128::new(divisor.unsigned_abs())
+    }
+    #[inline(always)]
+    fn div_rem_by(self, divisor: &Magic128) -> (Self, Self) {
+        divisor.div_rem(self)
+    }
+
     #[inline(always)]
     fn from_i64(v: i64) -> Self {
         i128::from(v)
@@ -219,6 +245,17 @@ impl Work for I256 {
         I256::new(10).wrapping_pow(k)
     }
     wrapping_work_arith!();
+
+    // A hardware-free multiply-high would need 512-bit products; ethnum's
+    // division is the better trade at this width.
+    type Divisor = Self;
+    fn prepare_divisor(divisor: Self) -> Self {
+        divisor
+    }
+    #[inline(always)]
+    fn div_rem_by(self, divisor: &Self) -> (Self, Self) {
+        Work::div_rem(self, *divisor)
+    }
 
     #[inline(always)]
     fn from_i64(v: i64) -> Self {
@@ -281,6 +318,13 @@ impl Work for I512 {
     }
     fn div_rem(self, divisor: Self) -> (Self, Self) {
         I512::div_rem(self, divisor)
+    }
+    type Divisor = Self;
+    fn prepare_divisor(divisor: Self) -> Self {
+        divisor
+    }
+    fn div_rem_by(self, divisor: &Self) -> (Self, Self) {
+        I512::div_rem(self, *divisor)
     }
     fn from_i64(v: i64) -> Self {
         I512::from_i64(v)

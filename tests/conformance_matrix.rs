@@ -1,0 +1,674 @@
+//! The element-wise conformance matrix: every operator × profile (FixedPoint,
+//! Arrow at i32/i64/i128/i256) × rounding mode × overflow and division-by-zero
+//! policy × operand storage width, over edge values (zero, one unit, the
+//! maximum magnitude, the value 1, rounding ties, values near the overflow
+//! line) and pseudo-random values, with null rows hiding real values. Each call
+//! shape (array ⊕ array, an odd-offset slice, array ⊕ scalar, scalar ⊕ array,
+//! empty arrays, scalar ⊕ scalar) is held to `conformance::compare`.
+//!
+//! A second set of named cases checks specific outcomes directly: exact error
+//! rows, which rows the `Null` policies null, rounding of ties, and results
+//! whose intermediates do not fit the storage.
+
+use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+use decimal_kernels::{
+    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
+    OverflowPolicy, RoundingMode, StorageWidth, binary, conformance,
+};
+use rstest::rstest;
+
+const ROUNDINGS: [RoundingMode; 5] = [
+    RoundingMode::TowardZero,
+    RoundingMode::HalfUp,
+    RoundingMode::HalfEven,
+    RoundingMode::Floor,
+    RoundingMode::Ceiling,
+];
+
+const POLICIES: [OverflowPolicy; 2] = [OverflowPolicy::Error, OverflowPolicy::Null];
+
+/// Pseudo-random rows per column, after the cross product of edge values.
+const RANDOM_ROWS: usize = 16;
+
+fn t(p: u8, s: i8) -> DecimalType {
+    DecimalType::try_new(p, s).unwrap()
+}
+
+/// Canonical text of the stored integer `±digits` in a type of `scale`.
+fn canonical(negative: bool, digits: &str, scale: i8) -> String {
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return "0".into();
+    }
+    let sign = if negative { "-" } else { "" };
+    let places = usize::from(scale.unsigned_abs());
+    if scale <= 0 {
+        return format!("{sign}{digits}{}", "0".repeat(places));
+    }
+    let padded = format!("{digits:0>width$}", width = places + 1);
+    let (int, frac) = padded.split_at(padded.len() - places);
+    format!("{sign}{int}.{frac}")
+}
+
+/// `d` followed by `zeros` zeros.
+fn digit_then_zeros(d: char, zeros: usize) -> String {
+    format!("{d}{}", "0".repeat(zeros))
+}
+
+/// The edge values of `dtype` as canonical text, without duplicates: zero,
+/// ±one unit, ±the maximum, half the maximum, `10^(p-1)`, ±the value 1, and the
+/// ties 5 (one unit), -0.5 and 5 where they fit.
+fn edge_values(dtype: DecimalType) -> Vec<String> {
+    let p = usize::from(dtype.precision());
+    let s = dtype.scale();
+    let max = "9".repeat(p);
+    let mut stored: Vec<(bool, String)> = vec![
+        (false, "0".into()),
+        (false, "1".into()),
+        (true, "1".into()),
+        (false, max.clone()),
+        (true, max),
+        (false, format!("4{}", "9".repeat(p - 1))),
+        (false, digit_then_zeros('1', p - 1)),
+        (false, "5".into()),
+    ];
+    if let Ok(s) = usize::try_from(s) {
+        if s < p {
+            stored.push((false, digit_then_zeros('1', s)));
+            stored.push((true, digit_then_zeros('1', s)));
+            stored.push((false, digit_then_zeros('5', s)));
+        }
+        if (1..=p).contains(&s) {
+            stored.push((true, digit_then_zeros('5', s - 1)));
+        }
+    }
+    let mut texts: Vec<String> = stored.iter().map(|(neg, d)| canonical(*neg, d, s)).collect();
+    let mut seen = std::collections::HashSet::new();
+    texts.retain(|text| seen.insert(text.clone()));
+    texts
+}
+
+/// A tiny xorshift generator: deterministic pseudo-random values.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % u64::try_from(n).unwrap()).unwrap()
+    }
+
+    /// A value of `dtype` with a random number of digits (1..=p) and sign.
+    fn value(&mut self, dtype: DecimalType) -> String {
+        let len = 1 + self.below(usize::from(dtype.precision()));
+        let digits: String =
+            (0..len).map(|_| char::from(b'0' + u8::try_from(self.below(10)).unwrap())).collect();
+        canonical(self.next() % 2 == 0, &digits, dtype.scale())
+    }
+}
+
+/// A column of `texts` stored at `width`; rows where `is_null(row)` are null but
+/// keep their value underneath.
+fn column(
+    dtype: DecimalType,
+    texts: &[String],
+    is_null: impl Fn(usize) -> bool,
+    width: StorageWidth,
+) -> DecimalArray {
+    let parsed: Vec<Option<&str>> = texts.iter().map(|text| Some(text.as_str())).collect();
+    let dense = DecimalArray::from_strs(dtype, &parsed).unwrap();
+    let values: Vec<i256> = (0..dense.len()).map(|i| dense.values().get(i).unwrap()).collect();
+    let nulls = NullBuffer::from((0..texts.len()).map(|i| !is_null(i)).collect::<Vec<_>>());
+    DecimalArray::try_new(dtype, ScalarBuffer::from(values), Some(nulls))
+        .unwrap()
+        .with_width(width)
+        .unwrap()
+}
+
+fn lhs_null(row: usize) -> bool {
+    row % 7 == 0
+}
+
+fn rhs_null(row: usize) -> bool {
+    row % 5 == 0
+}
+
+/// The values of one type pair: the cross product of the edge values plus
+/// random pairs (two columns), one column of distinct values per side for the
+/// scalar shapes, and the scalars.
+struct Values {
+    lhs: Vec<String>,
+    rhs: Vec<String>,
+    lhs_distinct: Vec<String>,
+    rhs_distinct: Vec<String>,
+    lhs_scalars: Vec<DecimalScalar>,
+    rhs_scalars: Vec<DecimalScalar>,
+}
+
+impl Values {
+    fn new(lhs_type: DecimalType, rhs_type: DecimalType) -> Self {
+        let (lhs_edges, rhs_edges) = (edge_values(lhs_type), edge_values(rhs_type));
+        let seed = u64::from(lhs_type.precision()) << 8 | u64::from(rhs_type.precision());
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ seed);
+        let (mut lhs, mut rhs) = (Vec::new(), Vec::new());
+        for a in &lhs_edges {
+            for b in &rhs_edges {
+                lhs.push(a.clone());
+                rhs.push(b.clone());
+            }
+        }
+        for i in 0..RANDOM_ROWS {
+            lhs.push(rng.value(lhs_type));
+            // Every fourth random divisor is zero, so some are under null rows.
+            rhs.push(if i % 4 == 0 { "0".into() } else { rng.value(rhs_type) });
+        }
+        let distinct = |edges: &[String], dtype: DecimalType, rng: &mut XorShift| {
+            let random = (0..RANDOM_ROWS / 2).map(|_| rng.value(dtype));
+            edges.iter().cloned().chain(random).collect::<Vec<_>>()
+        };
+        // Zero, one negative unit, the maximum, and null.
+        let scalars = |dtype: DecimalType, edges: &[String]| {
+            let mut scalars: Vec<DecimalScalar> = [0, 2, 3]
+                .iter()
+                .map(|&i| DecimalScalar::parse(dtype, &edges[i]).unwrap())
+                .collect();
+            scalars.push(DecimalScalar::null(dtype));
+            scalars
+        };
+        let values = Self {
+            lhs_distinct: distinct(&lhs_edges, lhs_type, &mut rng),
+            rhs_distinct: distinct(&rhs_edges, rhs_type, &mut rng),
+            lhs_scalars: scalars(lhs_type, &lhs_edges),
+            rhs_scalars: scalars(rhs_type, &rhs_edges),
+            lhs,
+            rhs,
+        };
+        let zero_divisor = |valid: bool| {
+            let row_valid = |row: usize| !(lhs_null(row) || rhs_null(row));
+            values.rhs.iter().enumerate().any(|(row, text)| text == "0" && row_valid(row) == valid)
+        };
+        assert!(zero_divisor(true) && zero_divisor(false), "the data must hold zero divisors");
+        values
+    }
+}
+
+/// The columns of one type pair at one pair of storage widths.
+struct Columns {
+    widths: String,
+    lhs: DecimalArray,
+    rhs: DecimalArray,
+    lhs_slice: DecimalArray,
+    rhs_slice: DecimalArray,
+    lhs_empty: DecimalArray,
+    rhs_empty: DecimalArray,
+    lhs_distinct: DecimalArray,
+    rhs_distinct: DecimalArray,
+}
+
+impl Columns {
+    fn new(
+        values: &Values,
+        (lhs_type, lhs_width): (DecimalType, StorageWidth),
+        (rhs_type, rhs_width): (DecimalType, StorageWidth),
+    ) -> Self {
+        let lhs = column(lhs_type, &values.lhs, lhs_null, lhs_width);
+        let rhs = column(rhs_type, &values.rhs, rhs_null, rhs_width);
+        let len = lhs.len();
+        Self {
+            widths: format!("{lhs_type}@{lhs_width}, {rhs_type}@{rhs_width}"),
+            lhs_slice: lhs.slice(3, len - 5).unwrap(),
+            rhs_slice: rhs.slice(3, len - 5).unwrap(),
+            lhs_empty: lhs.slice(0, 0).unwrap(),
+            rhs_empty: rhs.slice(0, 0).unwrap(),
+            lhs_distinct: column(lhs_type, &values.lhs_distinct, lhs_null, lhs_width),
+            rhs_distinct: column(rhs_type, &values.rhs_distinct, rhs_null, rhs_width),
+            lhs,
+            rhs,
+        }
+    }
+
+    /// Every call shape over these columns, with a name.
+    fn shapes<'a>(&'a self, values: &'a Values) -> Vec<(String, Operand<'a>, Operand<'a>)> {
+        let mut shapes = vec![
+            ("arrays".to_string(), (&self.lhs).into(), (&self.rhs).into()),
+            ("sliced arrays".to_string(), (&self.lhs_slice).into(), (&self.rhs_slice).into()),
+            ("empty arrays".to_string(), (&self.lhs_empty).into(), (&self.rhs_empty).into()),
+        ];
+        for scalar in &values.rhs_scalars {
+            shapes.push((
+                format!("array, scalar {scalar}"),
+                (&self.lhs_distinct).into(),
+                scalar.into(),
+            ));
+        }
+        for scalar in &values.lhs_scalars {
+            shapes.push((
+                format!("scalar {scalar}, array"),
+                scalar.into(),
+                (&self.rhs_distinct).into(),
+            ));
+        }
+        for a in &values.lhs_scalars {
+            for b in &values.rhs_scalars {
+                shapes.push((format!("scalars {a}, {b}"), a.into(), b.into()));
+            }
+        }
+        shapes
+    }
+}
+
+/// The storage widths to run a type pair at: each operand at its narrowest,
+/// then both widened together up to i256.
+fn width_pairs(lhs: DecimalType, rhs: DecimalType) -> Vec<(StorageWidth, StorageWidth)> {
+    let (nl, nr) = (lhs.storage_width(), rhs.storage_width());
+    let mut pairs: Vec<_> = StorageWidth::ALL
+        .into_iter()
+        .filter(|&w| w >= nl.min(nr))
+        .map(|w| (w.max(nl), w.max(nr)))
+        .collect();
+    pairs.dedup();
+    pairs
+}
+
+/// Every rounding mode and policy combination on top of `profile`.
+fn option_combinations(profile: ArithmeticOptions) -> Vec<ArithmeticOptions> {
+    let mut all = Vec::new();
+    for rounding in ROUNDINGS {
+        for on_overflow in POLICIES {
+            for on_divide_by_zero in POLICIES {
+                all.push(
+                    profile
+                        .with_rounding(rounding)
+                        .with_on_overflow(on_overflow)
+                        .with_on_divide_by_zero(on_divide_by_zero),
+                );
+            }
+        }
+    }
+    all
+}
+
+#[rstest]
+#[case::small(t(2, 1), t(2, 1))]
+#[case::p4_s2(t(4, 2), t(4, 2))]
+#[case::money_mixed(t(12, 2), t(10, 3))]
+#[case::p9_s0(t(9, 0), t(9, 0))]
+#[case::p18_s0(t(18, 0), t(18, 0))]
+#[case::p18_s6(t(18, 6), t(18, 6))]
+#[case::p19_s2(t(19, 2), t(19, 2))]
+#[case::p38_s0(t(38, 0), t(38, 0))]
+#[case::p38_s10(t(38, 10), t(38, 10))]
+#[case::p38_s38(t(38, 38), t(38, 38))]
+#[case::p40_s2(t(40, 2), t(40, 2))]
+#[case::p76_s0(t(76, 0), t(76, 0))]
+#[case::p76_s38(t(76, 38), t(76, 38))]
+#[case::p76_s76(t(76, 76), t(76, 76))]
+#[case::negative_scale_5(t(5, -2), t(5, -2))]
+#[case::negative_scale_10(t(10, -5), t(10, -5))]
+#[case::large_scale_shift(t(2, -10), t(3, 2))]
+#[case::large_scale_shift_reversed(t(3, 2), t(2, -10))]
+#[case::p38_with_p18(t(38, 10), t(18, 0))]
+#[case::p76_with_small(t(76, 0), t(2, 1))]
+#[case::negative_with_fraction(t(5, -2), t(9, 4))]
+#[case::p19_with_p4(t(19, 2), t(4, 2))]
+#[case::all_fraction_with_integer(t(38, 38), t(76, 0))]
+#[case::one_digit_with_p76_s76(t(1, 0), t(76, 76))]
+fn matches_reference(
+    #[case] lhs_type: DecimalType,
+    #[case] rhs_type: DecimalType,
+    #[values(BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div)] op: BinaryOp,
+    #[values(
+        ArithmeticOptions::fixed_point(),
+        ArithmeticOptions::arrow(StorageWidth::I32),
+        ArithmeticOptions::arrow(StorageWidth::I64),
+        ArithmeticOptions::arrow(StorageWidth::I128),
+        ArithmeticOptions::arrow(StorageWidth::I256)
+    )]
+    profile: ArithmeticOptions,
+) {
+    let values = Values::new(lhs_type, rhs_type);
+    let columns: Vec<Columns> = width_pairs(lhs_type, rhs_type)
+        .into_iter()
+        .map(|(lw, rw)| Columns::new(&values, (lhs_type, lw), (rhs_type, rw)))
+        .collect();
+    let shapes: Vec<_> = columns.iter().map(|c| (c, c.shapes(&values))).collect();
+    let mut failures = Vec::new();
+    for opts in option_combinations(profile) {
+        // At the narrowest widths every shape is held to the reference; at
+        // wider widths it must give the same outcome as there (or it is held
+        // to the reference again, to report what differs).
+        let mut at_narrowest = Vec::new();
+        for (i, (columns, shapes)) in shapes.iter().enumerate() {
+            for (j, (name, lhs, rhs)) in shapes.iter().enumerate() {
+                let got = binary(op, *lhs, *rhs, &opts);
+                let same_as_narrowest = i > 0 && got == at_narrowest[j];
+                if !same_as_narrowest
+                    && let Err(report) = conformance::compare(op, *lhs, *rhs, &opts, &got)
+                {
+                    failures.push(format!("{} ({name}):\n{report}", columns.widths));
+                }
+                if i == 0 {
+                    at_narrowest.push(got);
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} calls differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// What a direct case expects.
+#[derive(Debug)]
+enum Want<'a> {
+    /// One text per row, `null` for a null row.
+    Rows(&'a [&'a str]),
+    /// This error, exactly.
+    Error(DecimalError),
+    /// The profile rejects the types.
+    TypeError,
+}
+
+/// A column from row texts: `null` is a null row (zero underneath), `null:V` a
+/// null row with the value `V` underneath. Values beyond the precision make
+/// an unchecked column. Stored at every width from the narrowest that holds
+/// the values.
+fn columns(dtype: DecimalType, rows: &[&str]) -> Vec<DecimalArray> {
+    let wide = DecimalType::try_new(76, dtype.scale()).unwrap();
+    let stored = |text: &str| DecimalScalar::parse(wide, text).unwrap().value().unwrap();
+    let values: Vec<i256> = rows
+        .iter()
+        .map(|row| match row.strip_prefix("null") {
+            Some(hidden) => hidden.strip_prefix(':').map_or(i256::ZERO, stored),
+            None => stored(row),
+        })
+        .collect();
+    let nulls =
+        NullBuffer::from(rows.iter().map(|row| !row.starts_with("null")).collect::<Vec<_>>());
+    let buffer = ScalarBuffer::from(values);
+    let array = DecimalArray::try_new(dtype, buffer.clone(), Some(nulls.clone()))
+        .or_else(|_| DecimalArray::new_unchecked(dtype, buffer, Some(nulls)))
+        .unwrap();
+    StorageWidth::ALL.into_iter().filter_map(|w| array.with_width(w).ok()).collect()
+}
+
+/// Checks `lhs op rhs` at every storage width against `want`, and that the
+/// reference agrees.
+#[track_caller]
+fn assert_outcome(
+    op: BinaryOp,
+    (lhs_type, lhs_rows): (DecimalType, &[&str]),
+    (rhs_type, rhs_rows): (DecimalType, &[&str]),
+    opts: ArithmeticOptions,
+    want: &Want<'_>,
+) {
+    for lhs in columns(lhs_type, lhs_rows) {
+        for rhs in columns(rhs_type, rhs_rows) {
+            let context = format!("{lhs_type}@{} {op} {rhs_type}@{}", lhs.width(), rhs.width());
+            let got = binary(op, &lhs, &rhs, &opts);
+            match (want, &got) {
+                (Want::Rows(rows), Ok(result)) => {
+                    let texts: Vec<String> = result
+                        .to_strs()
+                        .into_iter()
+                        .map(|row| row.unwrap_or_else(|| "null".into()))
+                        .collect();
+                    assert_eq!(texts, *rows, "{context}");
+                }
+                (Want::Error(error), Err(got)) => assert_eq!(got, error, "{context}"),
+                (Want::TypeError, Err(DecimalError::UnsupportedTypes { .. })) => {}
+                _ => panic!("{context}: expected {want:?}, got {got:?}"),
+            }
+            if let Err(report) = conformance::compare(op, &lhs, &rhs, &opts, &got) {
+                panic!("{context}: the reference disagrees:\n{report}");
+            }
+        }
+    }
+}
+
+fn options(on_overflow: OverflowPolicy, on_divide_by_zero: OverflowPolicy) -> ArithmeticOptions {
+    ArithmeticOptions::fixed_point()
+        .with_on_overflow(on_overflow)
+        .with_on_divide_by_zero(on_divide_by_zero)
+}
+
+const ERROR: ArithmeticOptions = ArithmeticOptions::fixed_point();
+
+fn overflow(row: usize, result_type: DecimalType) -> Want<'static> {
+    Want::Error(DecimalError::Overflow { row, result_type })
+}
+
+fn divide_by_zero(row: usize) -> Want<'static> {
+    Want::Error(DecimalError::DivideByZero { row })
+}
+
+#[rstest]
+#[case::max_times_minus_one(
+    BinaryOp::Mul,
+    t(10, 2),
+    &["99999999.99", "-99999999.99"],
+    t(10, 2),
+    &["-1.00", "-1.00"],
+    ERROR,
+    Want::Rows(&["-99999999.99", "99999999.99"]),
+)]
+#[case::max_plus_one_unit(
+    BinaryOp::Add,
+    t(38, 0),
+    &["99999999999999999999999999999999999999"],
+    t(38, 0),
+    &["1"],
+    ERROR,
+    overflow(0, t(38, 0)),
+)]
+#[case::overflow_names_first_valid_row(
+    BinaryOp::Add,
+    t(3, 0),
+    &["null:999", "1", "999", "999"],
+    t(3, 0),
+    &["999", "2", "1", "999"],
+    ERROR,
+    overflow(2, t(3, 0)),
+)]
+#[case::overflow_null_policy_nulls_only_failing_rows(
+    BinaryOp::Add,
+    t(3, 0),
+    &["null:999", "1", "999", "-999", "999"],
+    t(3, 0),
+    &["999", "2", "1", "999", "999"],
+    options(OverflowPolicy::Null, OverflowPolicy::Error),
+    Want::Rows(&["null", "3", "null", "0", "null"]),
+)]
+#[case::zero_divisor_under_null_never_raises(
+    BinaryOp::Div,
+    t(10, 2),
+    &["1.00", "null:5.00", "4.00"],
+    t(10, 2),
+    &["null", "0.00", "2.00"],
+    ERROR,
+    Want::Rows(&["null", "null", "2.00"]),
+)]
+#[case::zero_over_zero(
+    BinaryOp::Div,
+    t(10, 2),
+    &["1.00", "0.00"],
+    t(10, 2),
+    &["3.00", "0.00"],
+    ERROR,
+    divide_by_zero(1),
+)]
+#[case::zero_over_zero_null_policy(
+    BinaryOp::Div,
+    t(10, 2),
+    &["1.00", "0.00"],
+    t(10, 2),
+    &["3.00", "0.00"],
+    options(OverflowPolicy::Error, OverflowPolicy::Null),
+    Want::Rows(&["0.33", "null"]),
+)]
+#[case::overflow_before_zero_divisor(
+    BinaryOp::Div,
+    t(4, 2),
+    &["99.99", "1.00"],
+    t(4, 2),
+    &["0.01", "0.00"],
+    ERROR,
+    overflow(0, t(4, 2)),
+)]
+#[case::zero_divisor_before_overflow(
+    BinaryOp::Div,
+    t(4, 2),
+    &["1.00", "99.99"],
+    t(4, 2),
+    &["0.00", "0.01"],
+    ERROR,
+    divide_by_zero(0),
+)]
+#[case::null_overflow_reports_later_zero_divisor(
+    BinaryOp::Div,
+    t(4, 2),
+    &["99.99", "1.00"],
+    t(4, 2),
+    &["0.01", "0.00"],
+    options(OverflowPolicy::Null, OverflowPolicy::Error),
+    divide_by_zero(1),
+)]
+#[case::null_zero_divisor_reports_later_overflow(
+    BinaryOp::Div,
+    t(4, 2),
+    &["1.00", "99.99"],
+    t(4, 2),
+    &["0.00", "0.01"],
+    options(OverflowPolicy::Error, OverflowPolicy::Null),
+    overflow(1, t(4, 2)),
+)]
+#[case::both_null_policies(
+    BinaryOp::Div,
+    t(4, 2),
+    &["1.00", "99.99", "6.00"],
+    t(4, 2),
+    &["0.00", "0.01", "-4.00"],
+    options(OverflowPolicy::Null, OverflowPolicy::Null),
+    Want::Rows(&["null", "null", "-1.50"]),
+)]
+#[case::no_false_overflow_i64_intermediate(
+    BinaryOp::Mul,
+    t(18, 9),
+    &["999999999.999999999", "-3.000000001"],
+    t(18, 9),
+    &["0.999999999", "33333333.333333333"],
+    ERROR,
+    Want::Rows(&["999999998.999999999", "-100000000.033333332"]),
+)]
+#[case::no_false_overflow_i128_intermediate(
+    BinaryOp::Div,
+    t(38, 19),
+    &["9999999999999999999.0000000000000000000"],
+    t(38, 19),
+    &["10.0000000000000000000"],
+    ERROR,
+    Want::Rows(&["999999999999999999.9000000000000000000"]),
+)]
+#[case::arrow_div_dividend_shift_beyond_i128(
+    BinaryOp::Div,
+    t(38, 0),
+    &["10000000000000000000000000000000000000"],
+    t(38, 0),
+    &["10000000000000000000000000000000000000"],
+    ArithmeticOptions::arrow(StorageWidth::I128),
+    Want::Rows(&["1.0000"]),
+)]
+#[case::arrow_product_scale_beyond_width(
+    BinaryOp::Mul,
+    t(38, 20),
+    &["1.00000000000000000000"],
+    t(38, 20),
+    &["1.00000000000000000000"],
+    ArithmeticOptions::arrow(StorageWidth::I128),
+    Want::TypeError,
+)]
+#[case::negative_scale_product(
+    BinaryOp::Mul,
+    t(10, -2),
+    &["500", "-12300"],
+    t(10, -2),
+    &["300", "100"],
+    ERROR,
+    Want::Rows(&["150000", "-1230000"]),
+)]
+#[case::negative_scale_quotient(
+    BinaryOp::Div,
+    t(10, -2),
+    &["500", "-90000"],
+    t(10, -2),
+    &["300", "300"],
+    ERROR,
+    Want::Rows(&["0", "-300"]),
+)]
+#[case::unchecked_value_beyond_precision_computes_as_integer(
+    BinaryOp::Sub,
+    t(2, 0),
+    &["1000", "1000"],
+    t(2, 0),
+    &["999", "1"],
+    options(OverflowPolicy::Null, OverflowPolicy::Error),
+    Want::Rows(&["1", "null"]),
+)]
+fn direct(
+    #[case] op: BinaryOp,
+    #[case] lhs_type: DecimalType,
+    #[case] lhs_rows: &[&str],
+    #[case] rhs_type: DecimalType,
+    #[case] rhs_rows: &[&str],
+    #[case] opts: ArithmeticOptions,
+    #[case] want: Want<'static>,
+) {
+    assert_outcome(op, (lhs_type, lhs_rows), (rhs_type, rhs_rows), opts, &want);
+}
+
+/// The rounding table of the contract (§4) through division at scale 0:
+/// 5/2, -5/2, 12/5, -13/5, 7/2, -7/2.
+#[rstest]
+#[case::toward_zero(RoundingMode::TowardZero, &["2", "-2", "2", "-2", "3", "-3"])]
+#[case::half_up(RoundingMode::HalfUp, &["3", "-3", "2", "-3", "4", "-4"])]
+#[case::half_even(RoundingMode::HalfEven, &["2", "-2", "2", "-3", "4", "-4"])]
+#[case::floor(RoundingMode::Floor, &["2", "-3", "2", "-3", "3", "-4"])]
+#[case::ceiling(RoundingMode::Ceiling, &["3", "-2", "3", "-2", "4", "-3"])]
+fn rounds_ties_and_near_ties(#[case] mode: RoundingMode, #[case] want: &'static [&'static str]) {
+    let dividends = (t(3, 0), &["5", "-5", "12", "-13", "7", "-7"][..]);
+    let divisors = (t(3, 0), &["2", "2", "5", "5", "2", "2"][..]);
+    assert_outcome(
+        BinaryOp::Div,
+        dividends,
+        divisors,
+        ERROR.with_rounding(mode),
+        &Want::Rows(want),
+    );
+}
+
+/// A single failing row around the 64-row chunk boundary: `Error` names it,
+/// `Null` nulls it alone; an earlier null row hides an overflowing value.
+#[rstest]
+fn failing_row_across_chunks(
+    #[values(1, 63, 64, 65, 69)] failing: usize,
+    #[values(BinaryOp::Add, BinaryOp::Mul)] op: BinaryOp,
+) {
+    let dtype = t(4, 0);
+    let lhs: Vec<&str> = (0..70)
+        .map(|row| match row {
+            0 => "null:9999",
+            r if r == failing => "9999",
+            _ => "2",
+        })
+        .collect();
+    let rhs = ["3"; 70];
+    assert_outcome(op, (dtype, &lhs), (dtype, &rhs), ERROR, &overflow(failing, dtype));
+    let fits = if op == BinaryOp::Add { "5" } else { "6" };
+    let nulled: Vec<&str> =
+        (0..70).map(|row| if row == 0 || row == failing { "null" } else { fits }).collect();
+    let opts = options(OverflowPolicy::Null, OverflowPolicy::Error);
+    assert_outcome(op, (dtype, &lhs), (dtype, &rhs), opts, &Want::Rows(&nulled));
+}
