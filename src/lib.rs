@@ -25,6 +25,8 @@
 //! ```
 
 mod array;
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod conformance;
 mod dispatch;
 mod error;

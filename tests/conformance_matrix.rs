@@ -56,7 +56,7 @@ fn digit_then_zeros(d: char, zeros: usize) -> String {
 }
 
 /// The edge values of `dtype` as canonical text, without duplicates: zero,
-/// ±one unit, ±the maximum, half the maximum, `10^(p-1)`, ±the value 1, and the
+/// ±one unit, ±the maximum, ±half the maximum, `10^(p-1)`, ±the value 1, and the
 /// ties 5 (one unit), -0.5 and 5 where they fit.
 fn edge_values(dtype: DecimalType) -> Vec<String> {
     let p = usize::from(dtype.precision());
@@ -69,6 +69,7 @@ fn edge_values(dtype: DecimalType) -> Vec<String> {
         (false, max.clone()),
         (true, max),
         (false, format!("4{}", "9".repeat(p - 1))),
+        (true, format!("4{}", "9".repeat(p - 1))),
         (false, digit_then_zeros('1', p - 1)),
         (false, "5".into()),
     ];

@@ -1,0 +1,1 @@
+//! Arrow interop (in progress).
