@@ -80,6 +80,11 @@ pub enum DecimalError {
         /// Why.
         reason: String,
     },
+    /// An array that is not a decimal array (from the Arrow conversions).
+    NotDecimal {
+        /// The array's data type, as text.
+        data_type: String,
+    },
 }
 
 impl fmt::Display for DecimalError {
@@ -113,6 +118,9 @@ impl fmt::Display for DecimalError {
             }
             Self::UnsupportedTypes { op, lhs, rhs, reason } => {
                 write!(f, "no result type for {lhs} {op} {rhs}: {reason}")
+            }
+            Self::NotDecimal { data_type } => {
+                write!(f, "expected a decimal array, found {data_type}")
             }
         }
     }

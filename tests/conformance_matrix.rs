@@ -109,7 +109,7 @@ impl XorShift {
         let len = 1 + self.below(usize::from(dtype.precision()));
         let digits: String =
             (0..len).map(|_| char::from(b'0' + u8::try_from(self.below(10)).unwrap())).collect();
-        canonical(self.next() % 2 == 0, &digits, dtype.scale())
+        canonical(self.next().is_multiple_of(2), &digits, dtype.scale())
     }
 }
 
@@ -132,11 +132,11 @@ fn column(
 }
 
 fn lhs_null(row: usize) -> bool {
-    row % 7 == 0
+    row.is_multiple_of(7)
 }
 
 fn rhs_null(row: usize) -> bool {
-    row % 5 == 0
+    row.is_multiple_of(5)
 }
 
 /// The values of one type pair: the cross product of the edge values plus

@@ -343,7 +343,7 @@ fn op_and_options() -> impl Strategy<Value = (u8, (u8, u8, bool, bool))> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(4000))]
 
     #[test]
     fn kernels_match_reference(call in call()) {

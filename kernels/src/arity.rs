@@ -128,27 +128,109 @@ pub struct Output<S: Storage> {
     pub nulls: Option<NullBuffer>,
 }
 
-/// A source of one operand's values for a run of rows.
-trait Lanes<S>: Copy {
-    /// The values of rows `start..start + len`.
-    fn rows(self, start: usize, len: usize) -> impl Iterator<Item = S>;
+/// The two operands of a call, read chunk by chunk.
+///
+/// One implementation per shape (array ⊕ array, array ⊕ scalar, scalar ⊕
+/// array), each a plain zip over exact-length slices, which the compiler
+/// vectorizes, appending straight into the output (no zero-fill first).
+trait RowPairs<S: Storage>: Copy {
+    /// Computes rows `start..start + len` with `K` and appends them to `out`;
+    /// returns the OR of their flags.
+    fn extend<W: Work, K: RowKernel<W>>(
+        self,
+        out: &mut Vec<S>,
+        start: usize,
+        len: usize,
+        constants: &K::Constants,
+    ) -> u8;
+
+    /// The operands of one row.
+    fn row(self, row: usize) -> Option<(S, S)>;
 }
 
-impl<S: Copy> Lanes<S> for &[S] {
+/// The rows `start..start + len` of a slice (empty if out of range, which the
+/// frame check rules out).
+#[inline(always)]
+fn rows<S>(values: &[S], start: usize, len: usize) -> &[S] {
+    values.get(start..start.saturating_add(len)).unwrap_or_default()
+}
+
+#[derive(Clone, Copy)]
+struct ArrayArray<'a, S>(&'a [S], &'a [S]);
+#[derive(Clone, Copy)]
+struct ArrayScalar<'a, S>(&'a [S], S);
+#[derive(Clone, Copy)]
+struct ScalarArray<'a, S>(S, &'a [S]);
+
+impl<S: Storage> RowPairs<S> for ArrayArray<'_, S> {
     #[inline(always)]
-    fn rows(self, start: usize, len: usize) -> impl Iterator<Item = S> {
-        self.get(start..).unwrap_or_default().iter().take(len).copied()
+    fn extend<W: Work, K: RowKernel<W>>(
+        self,
+        out: &mut Vec<S>,
+        start: usize,
+        len: usize,
+        c: &K::Constants,
+    ) -> u8 {
+        let mut any = 0;
+        let pairs = rows(self.0, start, len).iter().zip(rows(self.1, start, len));
+        out.extend(pairs.map(|(x, y)| {
+            let (r, flags) = K::apply(x.load(), y.load(), c);
+            any |= flags;
+            S::store(r)
+        }));
+        any
+    }
+
+    fn row(self, row: usize) -> Option<(S, S)> {
+        Some((*self.0.get(row)?, *self.1.get(row)?))
     }
 }
 
-/// A scalar operand broadcast to every row.
-#[derive(Clone, Copy)]
-struct Splat<S>(S);
-
-impl<S: Copy> Lanes<S> for Splat<S> {
+impl<S: Storage> RowPairs<S> for ArrayScalar<'_, S> {
     #[inline(always)]
-    fn rows(self, _start: usize, _len: usize) -> impl Iterator<Item = S> {
-        core::iter::repeat(self.0)
+    fn extend<W: Work, K: RowKernel<W>>(
+        self,
+        out: &mut Vec<S>,
+        start: usize,
+        len: usize,
+        c: &K::Constants,
+    ) -> u8 {
+        let mut any = 0;
+        let y = self.1.load::<W>();
+        out.extend(rows(self.0, start, len).iter().map(|x| {
+            let (r, flags) = K::apply(x.load(), y, c);
+            any |= flags;
+            S::store(r)
+        }));
+        any
+    }
+
+    fn row(self, row: usize) -> Option<(S, S)> {
+        Some((*self.0.get(row)?, self.1))
+    }
+}
+
+impl<S: Storage> RowPairs<S> for ScalarArray<'_, S> {
+    #[inline(always)]
+    fn extend<W: Work, K: RowKernel<W>>(
+        self,
+        out: &mut Vec<S>,
+        start: usize,
+        len: usize,
+        c: &K::Constants,
+    ) -> u8 {
+        let mut any = 0;
+        let x = self.0.load::<W>();
+        out.extend(rows(self.1, start, len).iter().map(|y| {
+            let (r, flags) = K::apply(x, y.load(), c);
+            any |= flags;
+            S::store(r)
+        }));
+        any
+    }
+
+    fn row(self, row: usize) -> Option<(S, S)> {
+        Some((self.0, *self.1.get(row)?))
     }
 }
 
@@ -165,46 +247,38 @@ pub(crate) fn run<S: Storage, W: Work, K: RowKernel<W>>(
     frame.check(lhs)?;
     frame.check(rhs)?;
     match (lhs, rhs) {
-        (Input::Array(a), Input::Array(b)) => run_lanes::<S, W, K, _, _>(a, b, constants, frame),
-        (Input::Array(a), Input::Scalar(b)) => {
-            run_lanes::<S, W, K, _, _>(a, Splat(b), constants, frame)
-        }
-        (Input::Scalar(a), Input::Array(b)) => {
-            run_lanes::<S, W, K, _, _>(Splat(a), b, constants, frame)
-        }
+        (Input::Array(a), Input::Array(b)) => run_rows::<S, W, K, _>(ArrayArray(a, b), constants, frame),
+        (Input::Array(a), Input::Scalar(b)) => run_rows::<S, W, K, _>(ArrayScalar(a, b), constants, frame),
+        (Input::Scalar(a), Input::Array(b)) => run_rows::<S, W, K, _>(ScalarArray(a, b), constants, frame),
         (Input::Scalar(a), Input::Scalar(b)) => {
-            run_lanes::<S, W, K, _, _>(Splat(a), Splat(b), constants, frame)
+            // Rare (a folded constant): broadcast one side.
+            let a = vec![a; frame.len];
+            run_rows::<S, W, K, _>(ArrayScalar(&a, b), constants, frame)
         }
     }
 }
 
 #[inline(never)]
-fn run_lanes<S: Storage, W: Work, K: RowKernel<W>, A: Lanes<S>, B: Lanes<S>>(
-    a: A,
-    b: B,
+fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
+    pairs: P,
     constants: &K::Constants,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let mut values = vec![S::default(); frame.len];
+    let mut values = Vec::with_capacity(frame.len);
     let mut failures = FailureMasks::new(frame);
-    for (index, out) in values.chunks_mut(CHUNK).enumerate() {
-        let start = index * CHUNK;
-        let mut any = 0u8;
-        for ((slot, x), y) in out.iter_mut().zip(a.rows(start, CHUNK)).zip(b.rows(start, CHUNK)) {
-            let (r, flags) = K::apply(x.load::<W>(), y.load::<W>(), constants);
-            *slot = S::store(r);
-            any |= flags;
-        }
+    for (index, start) in (0..frame.len).step_by(CHUNK).enumerate() {
+        let len = CHUNK.min(frame.len - start);
+        let any = pairs.extend::<W, K>(&mut values, start, len, constants);
         if any != 0 {
             // Rare: rebuild this chunk's masks row by row.
             let (mut overflow, mut divide_by_zero) = (0u64, 0u64);
-            let rows = a.rows(start, CHUNK).zip(b.rows(start, CHUNK)).take(out.len());
-            for (bit, (x, y)) in rows.enumerate() {
+            for bit in 0..len {
+                let Some((x, y)) = pairs.row(start + bit) else { break };
                 let (_, flags) = K::apply(x.load::<W>(), y.load::<W>(), constants);
                 overflow |= u64::from(flags & OVERFLOW != 0) << bit;
                 divide_by_zero |= u64::from(flags & DIVIDE_BY_ZERO != 0) << bit;
             }
-            failures.record(index, out.len(), overflow, divide_by_zero)?;
+            failures.record(index, len, overflow, divide_by_zero)?;
         }
     }
     Ok(Output { values: ScalarBuffer::from(values), nulls: failures.finish() })

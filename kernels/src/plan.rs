@@ -59,11 +59,12 @@ pub(crate) struct Plan {
 /// Plans a call from the operands' bounds and the operator's need
 /// (`width_for(lhs_bits, rhs_bits)`).
 ///
-/// Declared precisions are trusted as they are unless they call for 256 bits
-/// or more: then one pass over the values measures them, because a column of
-/// small values in a wide type (money in `Decimal128(38,10)`, say) computes
-/// several times faster in a narrow work type than the pass costs. Scalars and
-/// operands without a declared bound are always measured.
+/// Declared precisions are trusted as they are when they allow `i64` work.
+/// Otherwise one pass over the values measures them, because a column of small
+/// values in a wide type (money in `Decimal128(38,10)`, a money quotient whose
+/// scaled dividend would need 70 bits by its type) computes several times
+/// faster in a narrow work type than the pass costs (an OR per value). Scalars
+/// and operands without a declared bound are always measured.
 pub(crate) fn plan<S: Storage>(
     lhs: &Operand<'_, S>,
     rhs: &Operand<'_, S>,
@@ -76,7 +77,7 @@ pub(crate) fn plan<S: Storage>(
     };
     let (l, r) = (first(lhs), first(rhs));
     let width = width_for(l, r);
-    if width < WorkWidth::I256 {
+    if width == WorkWidth::I64 {
         return Plan { width, lhs: l, rhs: r };
     }
     let refine = |o: &Operand<'_, S>, bits: u32| match (o.input, o.magnitude) {
@@ -175,7 +176,7 @@ mod tests {
             Operand { input: Input::Array(&values[..]), magnitude: Magnitude::Precision(18) };
         let scalar = Operand { input: Input::Scalar(5i64), magnitude: Magnitude::Precision(18) };
         let p = plan(&array, &scalar, sum_width);
-        assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 60, 3));
+        assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 60, 4));
     }
 
     #[test]
@@ -184,7 +185,7 @@ mod tests {
         let array =
             Operand { input: Input::Array(&values[..]), magnitude: Magnitude::Precision(76) };
         let p = plan(&array, &array, sum_width);
-        assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 3, 3));
+        assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 4, 4));
     }
 
     #[test]

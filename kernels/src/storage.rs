@@ -15,8 +15,10 @@ pub trait Storage: ArrowNativeType + core::fmt::Debug {
     /// storage once it passed the precision check; rows that failed it are
     /// nulled or abort the call, so their bits do not matter).
     fn store<W: Work>(value: W) -> Self;
-    /// The bit length of the largest magnitude in `values`, so that every
-    /// `|v| < 2^bits`.
+    /// A bound `L` with `|v| < 2^L` for every value, from one vectorizable
+    /// pass: the OR of the values' one's-complement magnitudes (`v ^ (v >> n)`,
+    /// which is `|v|` or `|v| - 1`) has the bit length of the largest of them,
+    /// and one bit more covers the `- 1`.
     fn magnitude_bits(values: &[Self]) -> u32;
 }
 
@@ -32,8 +34,8 @@ macro_rules! small_storage {
                 value.wrapping_to_i64() as $t
             }
             fn magnitude_bits(values: &[Self]) -> u32 {
-                let any = values.iter().fold(0u64, |acc, v| acc | u64::from(v.unsigned_abs()));
-                u64::BITS - any.leading_zeros()
+                let any = values.iter().fold(0, |acc, &v| acc | (v ^ (v >> (<$t>::BITS - 1))));
+                <$t>::BITS - any.leading_zeros() + 1
             }
         }
     )*};
@@ -50,8 +52,8 @@ impl Storage for i128 {
         value.wrapping_to_i128()
     }
     fn magnitude_bits(values: &[Self]) -> u32 {
-        let any = values.iter().fold(0u128, |acc, v| acc | v.unsigned_abs());
-        u128::BITS - any.leading_zeros()
+        let any = values.iter().fold(0, |acc, &v| acc | (v ^ (v >> 127)));
+        i128::BITS - any.leading_zeros() + 1
     }
 }
 
@@ -65,14 +67,13 @@ impl Storage for i256 {
         value.wrapping_to_i256()
     }
     fn magnitude_bits(values: &[Self]) -> u32 {
-        let (low, high) = values.iter().fold((0u128, 0u128), |(low, high), v| {
-            // `wrapping_abs(MIN)` is MIN itself, whose high word reads as 2^127:
-            // the OR then reports 256 bits, which is the truth for |MIN| = 2^255
-            // rounded up, and safe.
-            let (l, h) = v.wrapping_abs().to_parts();
-            (low | l, high | h as u128)
+        let (low, high) = values.iter().fold((0u128, 0i128), |(low, high), v| {
+            let (l, h) = v.to_parts();
+            let sign = h >> 127;
+            (low | (l ^ sign as u128), high | (h ^ sign))
         });
-        if high != 0 { 256 - high.leading_zeros() } else { 128 - low.leading_zeros() }
+        let bits = if high != 0 { 256 - high.leading_zeros() } else { 128 - low.leading_zeros() };
+        bits + 1
     }
 }
 
@@ -81,16 +82,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn magnitude_bits_bound_every_value() {
-        assert_eq!(i64::magnitude_bits(&[]), 0);
-        assert_eq!(i64::magnitude_bits(&[0, 0]), 0);
+    fn magnitude_bits_bound_every_value_strictly() {
+        for v in [i64::MIN + 1, -(1 << 40), -(1 << 40) - 1, (1 << 40) - 1, 1 << 40, -1, 1, 0] {
+            let bits = i64::magnitude_bits(&[v]);
+            assert!(u128::from(v.unsigned_abs()) < 1u128 << bits, "{v}: {bits}");
+            assert!(bits <= 1 || u128::from(v.unsigned_abs()) >= 1u128 << (bits - 2), "{v}: {bits} is loose");
+        }
+    }
+
+    #[test]
+    fn magnitude_bits_examples() {
+        // One bit above the largest magnitude's length, at most.
+        assert_eq!(i64::magnitude_bits(&[]), 1);
+        assert_eq!(i64::magnitude_bits(&[0, 0]), 1);
         assert_eq!(i64::magnitude_bits(&[-8, 3]), 4);
+        assert_eq!(i64::magnitude_bits(&[-9, 3]), 5);
         assert_eq!(i64::magnitude_bits(&[i64::MIN]), 64);
+        assert_eq!(i64::magnitude_bits(&[i64::MAX]), 64);
         assert_eq!(i8::magnitude_bits(&[i8::MIN]), 8);
         assert_eq!(i128::magnitude_bits(&[i128::MIN, 1]), 128);
+        assert_eq!(i128::magnitude_bits(&[-(1 << 70)]), 71);
         assert_eq!(i256::magnitude_bits(&[i256::MIN]), 256);
-        assert_eq!(i256::magnitude_bits(&[i256::MAX]), 255);
-        assert_eq!(i256::magnitude_bits(&[i256::from_i128(-5)]), 3);
-        assert_eq!(i256::magnitude_bits(&[i256::from_parts(0, 1)]), 129);
+        assert_eq!(i256::magnitude_bits(&[i256::MAX]), 256);
+        assert_eq!(i256::magnitude_bits(&[i256::from_i128(-5)]), 4);
+        assert_eq!(i256::magnitude_bits(&[i256::from_parts(0, 1)]), 130);
     }
 }

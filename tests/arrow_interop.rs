@@ -1,0 +1,274 @@
+//! Arrow interop by example: zero-copy conversions (proven by buffer
+//! pointers, sliced arrays included), the arrow-arith-compatible operators on
+//! the contract's worked examples, scalars, nulls, errors, and the two
+//! documented differences from arrow-arith.
+
+#![cfg(feature = "arrow")]
+
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type};
+use arrow_array::{
+    Array, ArrayRef, ArrowPrimitiveType, Decimal32Array, Decimal128Array, Decimal256Array,
+    Float64Array, Int32Array, PrimitiveArray, Scalar,
+};
+use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+use arrow_schema::{ArrowError, DataType};
+use decimal_kernels::{
+    DecimalArray, DecimalError, DecimalType, DecimalValues, StorageWidth, arrow,
+};
+use rstest::rstest;
+
+fn t(p: u8, s: i8) -> DecimalType {
+    DecimalType::try_new(p, s).unwrap()
+}
+
+/// An Arrow decimal array of `T` with every third row null.
+fn arrow_array<T: ArrowPrimitiveType>(len: usize, data_type: DataType) -> ArrayRef
+where
+    T::Native: From<i8>,
+{
+    let values: ScalarBuffer<T::Native> =
+        (0..len).map(|i| T::Native::from(i8::try_from(i % 100).unwrap() - 50)).collect();
+    let nulls = NullBuffer::from((0..len).map(|i| i % 3 != 1).collect::<Vec<_>>());
+    Arc::new(PrimitiveArray::<T>::new(values, Some(nulls)).with_data_type(data_type))
+}
+
+/// The address of the first value of a primitive array of `T`, and of its
+/// validity bytes with the bit offset.
+#[track_caller]
+fn buffers<T: ArrowPrimitiveType>(
+    array: &dyn Array,
+) -> (*const T::Native, Option<(*const u8, usize)>) {
+    let values = array.as_primitive::<T>().values().as_ptr();
+    let nulls = array.nulls().map(|n| (n.buffer().as_ptr(), n.offset()));
+    (values, nulls)
+}
+
+#[rstest]
+#[case::decimal32(DataType::Decimal32(9, 2), StorageWidth::I32)]
+#[case::decimal64(DataType::Decimal64(18, 2), StorageWidth::I64)]
+#[case::decimal128(DataType::Decimal128(38, 2), StorageWidth::I128)]
+#[case::decimal256(DataType::Decimal256(76, 2), StorageWidth::I256)]
+fn conversions_share_buffers(
+    #[case] data_type: DataType,
+    #[case] width: StorageWidth,
+    #[values(false, true)] sliced: bool,
+) {
+    fn check<T: ArrowPrimitiveType>(data_type: DataType, width: StorageWidth, sliced: bool)
+    where
+        T::Native: From<i8>,
+    {
+        let whole = arrow_array::<T>(100, data_type.clone());
+        let input = if sliced { whole.slice(7, 50) } else { whole };
+        let decimals = DecimalArray::from_arrow(input.as_ref()).unwrap();
+        assert_eq!(decimals.width(), width);
+        assert_eq!(decimals.len(), input.len());
+        assert_eq!(decimals.null_count(), input.null_count());
+        let output = decimals.to_arrow();
+        assert_eq!(output.data_type(), &data_type);
+        assert_eq!(buffers::<T>(output.as_ref()), buffers::<T>(input.as_ref()));
+        assert_eq!(output.as_ref(), input.as_ref());
+    }
+    match width {
+        StorageWidth::I32 => check::<Decimal32Type>(data_type, width, sliced),
+        StorageWidth::I64 => check::<Decimal64Type>(data_type, width, sliced),
+        StorageWidth::I128 => check::<Decimal128Type>(data_type, width, sliced),
+        _ => check::<Decimal256Type>(data_type, width, sliced),
+    }
+}
+
+#[test]
+fn values_follow_the_slice() {
+    let whole = Decimal128Array::from(vec![Some(100), None, Some(-250), Some(7)])
+        .with_precision_and_scale(5, 2)
+        .unwrap();
+    let sliced = whole.slice(1, 3);
+    let decimals = DecimalArray::from_arrow(&sliced).unwrap();
+    assert_eq!(decimals.to_strs(), [None, Some("-2.50".into()), Some("0.07".into())]);
+    let DecimalValues::I128(values) = decimals.values() else { panic!("i128 storage") };
+    assert_eq!(values.as_ptr(), whole.values().as_ptr().wrapping_add(1));
+}
+
+#[rstest]
+#[case::i8_storage(t(2, 1), &[Some("1.5"), None, Some("-9.9")], "Decimal32(2, 1)")]
+#[case::i16_storage(t(4, 0), &[Some("9999"), Some("-1")], "Decimal32(4, 0)")]
+#[case::i64_storage(t(12, 3), &[Some("1.250"), None], "Decimal64(12, 3)")]
+#[case::negative_scale(t(5, -2), &[Some("500")], "Decimal32(5, -2)")]
+fn narrow_storage_becomes_decimal32(
+    #[case] dtype: DecimalType,
+    #[case] texts: &[Option<&str>],
+    #[case] arrow_type: &str,
+) {
+    let a = DecimalArray::from_strs(dtype, texts).unwrap();
+    let out = a.to_arrow();
+    assert_eq!(out.data_type().to_string(), arrow_type);
+    assert_eq!(DecimalArray::from_arrow(out.as_ref()).unwrap(), a);
+}
+
+#[test]
+fn out_of_precision_values_are_kept() {
+    // Arrow does not check values against the precision; neither does the conversion.
+    let arrow = Decimal32Array::from(vec![12_345]).with_precision_and_scale(2, 0).unwrap();
+    let a = DecimalArray::from_arrow(&arrow).unwrap();
+    assert!(!a.is_checked());
+    assert_eq!(a.to_strs(), [Some("12345".into())]);
+}
+
+#[rstest]
+#[case::int32(Arc::new(Int32Array::from(vec![1])) as ArrayRef, "Int32")]
+#[case::float64(Arc::new(Float64Array::from(vec![1.0])) as ArrayRef, "Float64")]
+fn non_decimal_arrays_are_rejected(#[case] array: ArrayRef, #[case] name: &str) {
+    assert_eq!(
+        DecimalArray::from_arrow(array.as_ref()).unwrap_err(),
+        DecimalError::NotDecimal { data_type: name.into() }
+    );
+    let err = arrow::add(&array, &array).unwrap_err();
+    assert!(matches!(err, ArrowError::InvalidArgumentError(_)), "{err}");
+}
+
+#[test]
+fn scale_below_minus_76_is_rejected_without_panic() {
+    let arrow = Decimal256Array::from(vec![i256::ONE]).with_precision_and_scale(10, -100).unwrap();
+    assert!(matches!(
+        DecimalArray::from_arrow(&arrow),
+        Err(DecimalError::InvalidType { precision: 10, scale: -100 })
+    ));
+    assert!(matches!(arrow::add(&arrow, &arrow), Err(ArrowError::InvalidArgumentError(_))));
+}
+
+/// `Decimal128` arrays of `(p, s)` holding `values`.
+fn d128(values: &[Option<i128>], p: u8, s: i8) -> Decimal128Array {
+    Decimal128Array::from(values.to_vec()).with_precision_and_scale(p, s).unwrap()
+}
+
+type ArrowFn = fn(&dyn arrow_array::Datum, &dyn arrow_array::Datum) -> Result<ArrayRef, ArrowError>;
+
+// The contract's Arrow worked examples (SEMANTICS §7), with arrow-arith beside.
+#[rstest]
+#[case::mul_same(arrow::mul, arrow_arith::numeric::mul, (50, 10, 2), (10, 10, 2), (21, 4), 500)]
+#[case::div_same(arrow::div, arrow_arith::numeric::div, (1000, 10, 2), (10, 10, 2), (16, 6), 100_000_000)]
+#[case::div_third(arrow::div, arrow_arith::numeric::div, (100, 10, 2), (300, 10, 2), (16, 6), 333_333)]
+#[case::div_negative(arrow::div, arrow_arith::numeric::div, (-200, 10, 2), (300, 10, 2), (16, 6), -666_666)]
+#[case::add_mixed(arrow::add, arrow_arith::numeric::add, (125, 10, 2), (1, 5, 3), (12, 3), 1251)]
+#[case::mul_mixed(arrow::mul, arrow_arith::numeric::mul, (125, 10, 2), (1, 5, 3), (16, 5), 125)]
+#[case::div_mixed(arrow::div, arrow_arith::numeric::div, (125, 10, 2), (1, 5, 3), (17, 6), 1_250_000_000)]
+#[case::div_mixed_reversed(arrow::div, arrow_arith::numeric::div, (1, 5, 3), (125, 10, 2), (11, 7), 8000)]
+fn worked_examples(
+    #[case] ours: ArrowFn,
+    #[case] theirs: ArrowFn,
+    #[case] lhs: (i128, u8, i8),
+    #[case] rhs: (i128, u8, i8),
+    #[case] result: (u8, i8),
+    #[case] value: i128,
+) {
+    let l = d128(&[Some(lhs.0), None], lhs.1, lhs.2);
+    let r = d128(&[Some(rhs.0), Some(rhs.0)], rhs.1, rhs.2);
+    let got = ours(&l, &r).unwrap();
+    assert_eq!(got.data_type(), &DataType::Decimal128(result.0, result.1));
+    assert_eq!(got.as_primitive::<Decimal128Type>().value(0), value);
+    assert!(got.is_null(1));
+    assert_eq!(got.as_ref(), theirs(&l, &r).unwrap().as_ref());
+}
+
+#[test]
+fn product_scale_beyond_38_is_a_type_error_like_arrow() {
+    let a = d128(&[Some(1)], 38, 20);
+    for err in [arrow::mul(&a, &a).unwrap_err(), arrow_arith::numeric::mul(&a, &a).unwrap_err()] {
+        assert!(matches!(err, ArrowError::InvalidArgumentError(_)), "{err}");
+    }
+}
+
+#[rstest]
+#[case::array_scalar(false, true, 3)]
+#[case::scalar_array(true, false, 3)]
+#[case::scalar_scalar(true, true, 1)]
+fn scalars(#[case] l_scalar: bool, #[case] r_scalar: bool, #[case] len: usize) {
+    let array = d128(&[Some(150), None, Some(-300)], 10, 2);
+    let one = d128(&[Some(200)], 10, 2);
+    let null = d128(&[None], 10, 2);
+    for (scalar, nulls) in [(&one, if len == 1 { 0 } else { 1 }), (&null, len)] {
+        let side = |is_scalar: bool| -> Box<dyn arrow_array::Datum> {
+            if is_scalar { Box::new(Scalar::new(scalar.clone())) } else { Box::new(array.clone()) }
+        };
+        let (l, r) = (side(l_scalar), side(r_scalar));
+        let got = arrow::mul(l.as_ref(), r.as_ref()).unwrap();
+        let want = arrow_arith::numeric::mul(l.as_ref(), r.as_ref()).unwrap();
+        assert_eq!(got.len(), len);
+        assert_eq!(got.null_count(), nulls);
+        assert_eq!(got.as_ref(), want.as_ref());
+    }
+}
+
+#[test]
+fn failures_are_arrow_errors() {
+    let a = d128(&[Some(1), Some(2), Some(3)], 10, 2);
+    let zero = d128(&[Some(1), Some(0), Some(1)], 10, 2);
+    assert!(matches!(arrow::div(&a, &zero), Err(ArrowError::DivideByZero)));
+    assert!(matches!(arrow_arith::numeric::div(&a, &zero), Err(ArrowError::DivideByZero)));
+    let zero_under_null = d128(&[Some(1), None, Some(1)], 10, 2);
+    assert_eq!(arrow::div(&a, &zero_under_null).unwrap().null_count(), 1);
+    let big = d128(&[Some(10i128.pow(38) - 1)], 38, 0);
+    let err = arrow::mul(&big, &big).unwrap_err();
+    assert!(matches!(err, ArrowError::ArithmeticOverflow(_)), "{err}");
+    assert!(matches!(
+        arrow_arith::numeric::mul(&big, &big),
+        Err(ArrowError::ArithmeticOverflow(_))
+    ));
+}
+
+#[test]
+fn length_mismatch_is_the_same_error_as_arrow() {
+    let (a, b) = (d128(&[Some(1), Some(2)], 10, 2), d128(&[Some(1)], 10, 2));
+    let ours = arrow::add(&a, &b).unwrap_err();
+    let theirs = arrow_arith::numeric::add(&a, &b).unwrap_err();
+    assert!(matches!(ours, ArrowError::ComputeError(_)), "{ours}");
+    assert_eq!(ours.to_string(), theirs.to_string());
+}
+
+#[test]
+fn mixed_widths_are_rejected_like_arrow() {
+    let a = d128(&[Some(1)], 10, 2);
+    let b = Decimal256Array::from(vec![i256::ONE]).with_precision_and_scale(10, 2).unwrap();
+    for err in [arrow::add(&a, &b).unwrap_err(), arrow_arith::numeric::add(&a, &b).unwrap_err()] {
+        assert!(matches!(err, ArrowError::InvalidArgumentError(_)), "{err}");
+    }
+}
+
+// Deviation 1: arrow returns a value beyond the declared precision; ours overflows.
+#[test]
+fn results_are_checked_against_the_result_precision() {
+    let max = d128(&[Some(10i128.pow(38) - 1)], 38, 0);
+    let one = d128(&[Some(1)], 38, 0);
+    let theirs = arrow_arith::numeric::add(&max, &one).unwrap();
+    assert_eq!(theirs.data_type(), &DataType::Decimal128(38, 0));
+    assert_eq!(theirs.as_primitive::<Decimal128Type>().value(0), 10i128.pow(38));
+    assert!(matches!(arrow::add(&max, &one), Err(ArrowError::ArithmeticOverflow(_))));
+}
+
+// Deviation 2: a result that fits is returned where arrow fails on `10^k`.
+#[test]
+fn results_that_fit_are_returned_where_arrow_fails_on_an_intermediate() {
+    let hundreds = Decimal32Array::from(vec![0]).with_precision_and_scale(2, -5).unwrap();
+    let tiny = Decimal32Array::from(vec![1]).with_precision_and_scale(9, 9).unwrap();
+    // 10^14 does not fit i32, which arrow-arith needs to align the scales.
+    assert!(matches!(
+        arrow_arith::numeric::add(&hundreds, &tiny),
+        Err(ArrowError::ArithmeticOverflow(_))
+    ));
+    let sum = arrow::add(&hundreds, &tiny).unwrap();
+    assert_eq!(sum.data_type(), &DataType::Decimal32(9, 9));
+    assert_eq!(
+        DecimalArray::from_arrow(sum.as_ref()).unwrap().to_strs(),
+        [Some("0.000000001".into())]
+    );
+}
+
+#[test]
+fn results_keep_the_profile_width() {
+    let a = d128(&[Some(1)], 2, 0);
+    let sum = arrow::add(&a, &a).unwrap();
+    assert_eq!(sum.data_type(), &DataType::Decimal128(3, 0));
+    assert_eq!(DecimalArray::from_arrow(sum.as_ref()).unwrap().width(), StorageWidth::I128);
+}
