@@ -247,9 +247,15 @@ pub(crate) fn run<S: Storage, W: Work, K: RowKernel<W>>(
     frame.check(lhs)?;
     frame.check(rhs)?;
     match (lhs, rhs) {
-        (Input::Array(a), Input::Array(b)) => run_rows::<S, W, K, _>(ArrayArray(a, b), constants, frame),
-        (Input::Array(a), Input::Scalar(b)) => run_rows::<S, W, K, _>(ArrayScalar(a, b), constants, frame),
-        (Input::Scalar(a), Input::Array(b)) => run_rows::<S, W, K, _>(ScalarArray(a, b), constants, frame),
+        (Input::Array(a), Input::Array(b)) => {
+            run_rows::<S, W, K, _>(ArrayArray(a, b), constants, frame)
+        }
+        (Input::Array(a), Input::Scalar(b)) => {
+            run_rows::<S, W, K, _>(ArrayScalar(a, b), constants, frame)
+        }
+        (Input::Scalar(a), Input::Array(b)) => {
+            run_rows::<S, W, K, _>(ScalarArray(a, b), constants, frame)
+        }
         (Input::Scalar(a), Input::Scalar(b)) => {
             // Rare (a folded constant): broadcast one side.
             let a = vec![a; frame.len];

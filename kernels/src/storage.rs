@@ -86,7 +86,10 @@ mod tests {
         for v in [i64::MIN + 1, -(1 << 40), -(1 << 40) - 1, (1 << 40) - 1, 1 << 40, -1, 1, 0] {
             let bits = i64::magnitude_bits(&[v]);
             assert!(u128::from(v.unsigned_abs()) < 1u128 << bits, "{v}: {bits}");
-            assert!(bits <= 1 || u128::from(v.unsigned_abs()) >= 1u128 << (bits - 2), "{v}: {bits} is loose");
+            assert!(
+                bits <= 1 || u128::from(v.unsigned_abs()) >= 1u128 << (bits - 2),
+                "{v}: {bits} is loose"
+            );
         }
     }
 

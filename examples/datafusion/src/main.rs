@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use arrow::array::{Array, ArrayRef, Decimal128Array, RecordBatch};
+use arrow::array::{ArrayRef, Decimal128Array, RecordBatch};
 use arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::{
@@ -227,7 +227,8 @@ async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
                decimal_add(price, qty) AS total, \
                decimal_sub(price, rate) AS net, \
                decimal_mul(price, qty) AS amount, \
-               decimal_div(price, rate) AS per_rate \
+               decimal_div(price, rate) AS per_rate, \
+               decimal_mul(price, CAST(1.08 AS DECIMAL(3, 2))) AS taxed \
                FROM orders";
     let started = Instant::now();
     let batches = ctx.sql(sql).await?.collect().await?;
@@ -252,20 +253,23 @@ async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
     let mut rows = 0;
     let options = ArithmeticOptions::fixed_point();
+    let tax = DecimalScalar::parse(decimal_kernels::DecimalType::try_new(3, 2)?, "1.08")?;
     for batch in &batches {
         let columns = decimals(batch)?;
         for (op, l, r, result) in CHECKS {
             let (lhs, rhs, got) = (&columns[l], &columns[r], &columns[result]);
             conformance::compare(op, lhs, rhs, &options, &Ok(got.clone()))?;
         }
+        // A literal argument reaches the UDF as a scalar.
+        conformance::compare(BinaryOp::Mul, &columns[0], &tax, &options, &Ok(columns[7].clone()))?;
         rows += batch.num_rows();
     }
     if rows != ROWS {
         return Err(format!("{rows} rows returned, {ROWS} expected").into());
     }
     println!(
-        "checked {rows} rows x {} operators against the reference in {:.1?}: all equal",
-        CHECKS.len(),
+        "checked {rows} rows x {} results against the reference in {:.1?}: all equal",
+        CHECKS.len() + 1,
         started.elapsed()
     );
     Ok(())
