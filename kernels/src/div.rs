@@ -12,7 +12,7 @@
 //! divisor too large for 512 bits saturates, which leaves the quotient's
 //! rounding exactly as it would be (the dividend is far below half of it).
 
-use crate::arity::{DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, RowKernel, run};
+use crate::arity::{DIVIDE_BY_ZERO, Frame, Input, KernelError, OVERFLOW, Output, RowKernel, run};
 use crate::plan::{Operand, WorkWidth, plan, shift_bits, with_work};
 use crate::rounding::{Rounding, RoundingMode};
 use crate::storage::Storage;
@@ -49,7 +49,9 @@ impl DivSpec {
         let dividend = lhs_bits + shift_bits(up);
         // A zero divisor is replaced by one: at least one bit.
         let divisor = rhs_bits.max(1) + shift_bits(down);
-        WorkWidth::for_bits(dividend.max(divisor))
+        // One spare bit: the estimating division forms remainders of up to
+        // two divisors (see `estimate`).
+        WorkWidth::for_bits(dividend.max(divisor) + 1)
     }
 
     fn constants<W: Work>(&self) -> QuotientConstants<W> {
@@ -82,6 +84,36 @@ impl<W: Work, R: Rounding> RowKernel<W> for Quotient<R> {
     }
 }
 
+/// What a quotient by one non-zero divisor for every row computes once.
+#[derive(Clone, Copy, Debug)]
+pub struct ScalarQuotientConstants<W: Work> {
+    dividend_factor: W,
+    /// `|b * 10^-k|`, prepared for division by multiplication.
+    divisor: W::Divisor,
+    divisor_magnitude: W,
+    divisor_negative: bool,
+    bound: W,
+}
+
+/// `round(a * 10^k / b)` for one non-zero `b` on every row: the divisor is
+/// prepared once (a multiply-high for native types), so rows never divide.
+#[derive(Clone, Copy, Debug)]
+pub struct ScalarQuotient<R>(core::marker::PhantomData<R>);
+
+impl<W: Work, R: Rounding> RowKernel<W> for ScalarQuotient<R> {
+    type Constants = ScalarQuotientConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, _b: W, c: &Self::Constants) -> (W, u8) {
+        let n = a.mul(c.dividend_factor);
+        // trunc(n / -d) = -trunc(n / d), with the same remainder.
+        let (q, r) = n.div_rem_by(&c.divisor);
+        let q = if c.divisor_negative { q.neg() } else { q };
+        let q = R::finish(q, r, c.divisor_magnitude, n.is_negative() != c.divisor_negative);
+        (q, OVERFLOW * u8::from(q.exceeds(c.bound)))
+    }
+}
+
 /// Divides `lhs` by `rhs` row by row.
 ///
 /// # Errors
@@ -96,8 +128,23 @@ pub fn div<S: Storage>(
     let width = plan(&lhs, &rhs, |l, r| spec.width(l, r)).width;
     with_work!(width, W => {
         let constants = spec.constants::<W>();
-        with_rounding!(spec.rounding, R => {
-            run::<S, W, Quotient<R>>(lhs.input, rhs.input, &constants, frame)
+        let scalar_divisor = match rhs.input {
+            Input::Scalar(b) => Some(b.load::<W>().mul(constants.divisor_factor)),
+            Input::Array(_) => None,
+        };
+        with_rounding!(spec.rounding, R => match scalar_divisor {
+            // A zero scalar divisor fails every valid row: the row kernel says so.
+            Some(d) if !d.is_zero() => {
+                let constants = ScalarQuotientConstants {
+                    dividend_factor: constants.dividend_factor,
+                    divisor: W::prepare_divisor(d.abs()),
+                    divisor_magnitude: d.abs(),
+                    divisor_negative: d.is_negative(),
+                    bound: constants.bound,
+                };
+                run::<S, W, ScalarQuotient<R>>(lhs.input, rhs.input, &constants, frame)
+            }
+            _ => run::<S, W, Quotient<R>>(lhs.input, rhs.input, &constants, frame),
         })
     })
 }

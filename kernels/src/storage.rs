@@ -52,8 +52,13 @@ impl Storage for i128 {
         value.wrapping_to_i128()
     }
     fn magnitude_bits(values: &[Self]) -> u32 {
-        let any = values.iter().fold(0, |acc, &v| acc | (v ^ (v >> 127)));
-        i128::BITS - any.leading_zeros() + 1
+        // Word by word, so that the pass vectorizes.
+        let (low, high) = values.iter().fold((0u64, 0u64), |(low, high), &v| {
+            let h = (v >> 64) as i64;
+            let sign = h >> 63;
+            (low | (v as u64 ^ sign as u64), high | (h ^ sign) as u64)
+        });
+        word_bits(&[low, high]) + 1
     }
 }
 
@@ -67,14 +72,24 @@ impl Storage for i256 {
         value.wrapping_to_i256()
     }
     fn magnitude_bits(values: &[Self]) -> u32 {
-        let (low, high) = values.iter().fold((0u128, 0i128), |(low, high), v| {
-            let (l, h) = v.to_parts();
-            let sign = h >> 127;
-            (low | (l ^ sign as u128), high | (h ^ sign))
+        let words = values.iter().fold([0u64; 4], |acc, v| {
+            let (low, high) = v.to_parts();
+            let sign = (high >> 127) as u64;
+            let parts = [low as u64, (low >> 64) as u64, high as u64, (high >> 64) as u64];
+            core::array::from_fn(|i| acc[i] | (parts[i] ^ sign))
         });
-        let bits = if high != 0 { 256 - high.leading_zeros() } else { 128 - low.leading_zeros() };
-        bits + 1
+        word_bits(&words) + 1
     }
+}
+
+/// The bit length of a little-endian multi-word magnitude.
+fn word_bits(words: &[u64]) -> u32 {
+    words
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, w)| **w != 0)
+        .map_or(0, |(i, w)| 64 * i as u32 + (u64::BITS - w.leading_zeros()))
 }
 
 #[cfg(test)]

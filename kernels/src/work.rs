@@ -136,9 +136,9 @@ macro_rules! wrapping_work_arith {
         }
         #[inline(always)]
         fn div_rem(self, divisor: Self) -> (Self, Self) {
-            // Wrapping forms: `MIN / -1` cannot occur within a planned range,
-            // and must not trap if a caller ever got the plan wrong.
-            (self.wrapping_div(divisor), self.wrapping_rem(divisor))
+            // An estimate corrected exactly: no hardware divide, no trap on any
+            // input (`MIN / -1` included, should a plan ever be wrong).
+            crate::estimate::div_rem(self, divisor)
         }
     };
 }
