@@ -49,9 +49,7 @@ impl DivSpec {
         let dividend = lhs_bits + shift_bits(up);
         // A zero divisor is replaced by one: at least one bit.
         let divisor = rhs_bits.max(1) + shift_bits(down);
-        // One spare bit: the estimating division forms remainders of up to
-        // two divisors (see `estimate`).
-        WorkWidth::for_bits(dividend.max(divisor) + 1)
+        WorkWidth::for_bits(dividend.max(divisor))
     }
 
     fn constants<W: Work>(&self) -> QuotientConstants<W> {
@@ -73,10 +71,12 @@ impl<W: Work, R: Rounding> RowKernel<W> for Quotient<R> {
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let by_zero = b.is_zero();
-        let b = if by_zero { W::ONE } else { b };
         let n = a.mul(c.dividend_factor);
+        // Tested after scaling: a valid row's divisor is zero exactly when `b`
+        // is, and a null row's garbage that wraps to zero cannot trap either.
         let d = b.mul(c.divisor_factor);
+        let by_zero = d.is_zero();
+        let d = if by_zero { W::ONE } else { d };
         let (q, r) = n.div_rem(d);
         let q = R::finish(q, r, d.abs(), n.is_negative() != d.is_negative());
         let flags = if by_zero { DIVIDE_BY_ZERO } else { OVERFLOW * u8::from(q.exceeds(c.bound)) };
@@ -147,4 +147,33 @@ pub fn div<S: Storage>(
             _ => run::<S, W, Quotient<R>>(lhs.input, rhs.input, &constants, frame),
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arity::{OverflowPolicy, Policies};
+    use arrow_buffer::NullBuffer;
+
+    #[test]
+    fn garbage_divisor_under_a_null_that_wraps_to_zero_does_not_trap() {
+        // 2^60 * 10^4 wraps to 0 in i64; the row is null, so it is ignored.
+        static A: [i64; 2] = [100, 100];
+        static B: [i64; 2] = [1 << 60, 7];
+        let nulls = NullBuffer::from(vec![false, true]);
+        let frame = Frame { len: 2, nulls: Some(&nulls), policies: Policies::default() };
+        let spec = DivSpec { shift: -4, rounding: RoundingMode::HalfUp, result_precision: 9 };
+        let operand = |v: &'static [i64]| Operand {
+            input: Input::Array(v),
+            magnitude: crate::Magnitude::Precision(2),
+        };
+        let out = div(operand(&A), operand(&B), &spec, &frame).unwrap();
+        // 100 / (7 * 10^4), half up, is 0.
+        assert_eq!(out.values[1], 0);
+        let frame = Frame {
+            policies: Policies { on_divide_by_zero: OverflowPolicy::Error, ..Policies::default() },
+            ..frame
+        };
+        assert!(div(operand(&A), operand(&B), &spec, &frame).is_ok());
+    }
 }

@@ -136,9 +136,9 @@ macro_rules! wrapping_work_arith {
         }
         #[inline(always)]
         fn div_rem(self, divisor: Self) -> (Self, Self) {
-            // An estimate corrected exactly: no hardware divide, no trap on any
-            // input (`MIN / -1` included, should a plan ever be wrong).
-            crate::estimate::div_rem(self, divisor)
+            // Wrapping forms: `MIN / -1` cannot occur within a planned range,
+            // and must not trap if a caller ever got the plan wrong.
+            (self.wrapping_div(divisor), self.wrapping_rem(divisor))
         }
     };
 }
@@ -246,8 +246,8 @@ impl Work for I256 {
     }
     wrapping_work_arith!();
 
-    // A hardware-free multiply-high would need 512-bit products; ethnum's
-    // division is the better trade at this width.
+    // A multiply-high constant would need 512-bit products; ethnum's division
+    // serves a fixed divisor as well.
     type Divisor = Self;
     fn prepare_divisor(divisor: Self) -> Self {
         divisor
