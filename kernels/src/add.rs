@@ -48,7 +48,9 @@ impl SumSpec {
         lhs: &Operand<'_, S>,
         rhs: &Operand<'_, S>,
     ) -> (WorkWidth, bool) {
-        let plan = plan(lhs, rhs, |l, r| WorkWidth::for_bits(self.result_bits(l, r)));
+        // Measuring pays as soon as the sum would leave i64.
+        let plan =
+            plan(lhs, rhs, WorkWidth::I128, |l, r| WorkWidth::for_bits(self.result_bits(l, r)));
         (plan.width, needs_check(self.result_bits(plan.lhs, plan.rhs), self.result_precision))
     }
 

@@ -125,7 +125,8 @@ pub fn div<S: Storage>(
     spec: &DivSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let width = plan(&lhs, &rhs, |l, r| spec.width(l, r)).width;
+    // Beyond i64 a quotient costs a library divide: measuring always pays.
+    let width = plan(&lhs, &rhs, WorkWidth::I128, |l, r| spec.width(l, r)).width;
     with_work!(width, W => {
         let constants = spec.constants::<W>();
         let scalar_divisor = match rhs.input {

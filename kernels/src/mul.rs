@@ -13,6 +13,7 @@
 
 use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, overflow_flag, run};
 use crate::plan::{Operand, WorkWidth, needs_check, plan, shift_bits, with_work};
+use crate::pow10::precision_bits;
 use crate::rounding::{Rounding, RoundingMode};
 use crate::storage::Storage;
 use crate::with_rounding;
@@ -53,11 +54,19 @@ impl MulSpec {
 
     /// The work type and whether results need the precision check (always,
     /// when digits are dropped: the check is cheap beside the division).
-    fn plan<S: Storage>(&self, lhs: &Operand<'_, S>, rhs: &Operand<'_, S>) -> (WorkWidth, bool) {
-        let plan = plan(lhs, rhs, |l, r| WorkWidth::for_bits(self.work_bits(l, r)));
+    fn plan<S: Storage>(
+        &self,
+        lhs: &Operand<'_, S>,
+        rhs: &Operand<'_, S>,
+    ) -> (WorkWidth, bool, bool) {
+        // A plain product of i64 values is one widening multiply in i128, cheaper
+        // than the pass; a rescaled one divides, and measuring pays from i128.
+        let measure_from = if self.shift > 0 { WorkWidth::I128 } else { WorkWidth::I256 };
+        let plan = plan(lhs, rhs, measure_from, |l, r| WorkWidth::for_bits(self.work_bits(l, r)));
         let checked = self.shift > 0
             || needs_check(self.work_bits(plan.lhs, plan.rhs), self.result_precision);
-        (plan.width, checked)
+        let operands_fit_i64 = plan.lhs.max(plan.rhs) <= i64::MAGNITUDE_BITS;
+        (plan.width, checked, operands_fit_i64)
     }
 
     fn constants<W: Work>(&self) -> ProductConstants<W> {
@@ -81,6 +90,23 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for Product<CHECKED> {
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let r = a.mul(b);
         (r, overflow_flag::<W, CHECKED>(r, c.bound))
+    }
+}
+
+/// `a * b` in a type that may not hold every product but holds the result
+/// bound: a product that leaves the type exceeds the bound, so the hardware's
+/// overflow flag joins the precision check (`i64` for results of up to 18
+/// digits, where a widening product would cost 128-bit compares).
+#[derive(Clone, Copy, Debug)]
+pub struct OverflowingProduct;
+
+impl<W: Work> RowKernel<W> for OverflowingProduct {
+    type Constants = ProductConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
+        let (r, left_the_type) = a.overflowing_mul(b);
+        (r, OVERFLOW * u8::from(left_the_type | r.exceeds(c.bound)))
     }
 }
 
@@ -124,8 +150,12 @@ pub fn mul<S: Storage>(
     spec: &MulSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let (width, checked) = spec.plan(&lhs, &rhs);
+    let (width, checked, operands_fit_i64) = spec.plan(&lhs, &rhs);
     let (l, r) = (lhs.input, rhs.input);
+    let narrow_result = precision_bits(spec.result_precision.into()) <= i64::MAGNITUDE_BITS;
+    if spec.shift == 0 && checked && width == WorkWidth::I128 && narrow_result && operands_fit_i64 {
+        return run::<S, i64, OverflowingProduct>(l, r, &spec.constants::<i64>(), frame);
+    }
     with_work!(width, W => {
         let c = spec.constants::<W>();
         match (spec.shift, checked) {

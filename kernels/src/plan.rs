@@ -59,15 +59,18 @@ pub(crate) struct Plan {
 /// Plans a call from the operands' bounds and the operator's need
 /// (`width_for(lhs_bits, rhs_bits)`).
 ///
-/// Declared precisions are trusted as they are when they allow `i64` work.
-/// Otherwise one pass over the values measures them, because a column of small
-/// values in a wide type (money in `Decimal128(38,10)`, a money quotient whose
-/// scaled dividend would need 70 bits by its type) computes several times
-/// faster in a narrow work type than the pass costs (an OR per value). Scalars
-/// and operands without a declared bound are always measured.
+/// Declared precisions are trusted as they are when they call for a work type
+/// narrower than `measure_from`. Otherwise one pass over the values measures
+/// them, because a column of small values in a wide type (money in
+/// `Decimal128(38,10)`, a money quotient whose scaled dividend would need 70
+/// bits by its type) computes several times faster in a narrow work type than
+/// the pass costs (an OR per value). Each operator sets `measure_from` to the
+/// first work type whose cost outweighs that pass. Scalars and operands
+/// without a declared bound are always measured.
 pub(crate) fn plan<S: Storage>(
     lhs: &Operand<'_, S>,
     rhs: &Operand<'_, S>,
+    measure_from: WorkWidth,
     width_for: impl Fn(u32, u32) -> WorkWidth,
 ) -> Plan {
     let first = |o: &Operand<'_, S>| match (o.input, o.declared_bits()) {
@@ -77,7 +80,7 @@ pub(crate) fn plan<S: Storage>(
     };
     let (l, r) = (first(lhs), first(rhs));
     let width = width_for(l, r);
-    if width == WorkWidth::I64 {
+    if width < measure_from {
         return Plan { width, lhs: l, rhs: r };
     }
     let refine = |o: &Operand<'_, S>, bits: u32| match (o.input, o.magnitude) {
@@ -175,7 +178,7 @@ mod tests {
         let array =
             Operand { input: Input::Array(&values[..]), magnitude: Magnitude::Precision(18) };
         let scalar = Operand { input: Input::Scalar(5i64), magnitude: Magnitude::Precision(18) };
-        let p = plan(&array, &scalar, sum_width);
+        let p = plan(&array, &scalar, WorkWidth::I128, sum_width);
         assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 60, 4));
     }
 
@@ -184,7 +187,7 @@ mod tests {
         let values = [i256::from_i128(5), i256::from_i128(-7)];
         let array =
             Operand { input: Input::Array(&values[..]), magnitude: Magnitude::Precision(76) };
-        let p = plan(&array, &array, sum_width);
+        let p = plan(&array, &array, WorkWidth::I128, sum_width);
         assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 4, 4));
     }
 
@@ -193,9 +196,9 @@ mod tests {
         let wide = [i256::MIN];
         let array = Operand { input: Input::Array(&wide[..]), magnitude: Magnitude::Unknown };
         let small = [1i64];
-        let p = plan(&array, &array, sum_width);
+        let p = plan(&array, &array, WorkWidth::I128, sum_width);
         assert_eq!((p.width, p.lhs), (WorkWidth::Wide, 256));
         let small = Operand { input: Input::Array(&small[..]), magnitude: Magnitude::Unknown };
-        assert_eq!(plan(&small, &small, sum_width).width, WorkWidth::I64);
+        assert_eq!(plan(&small, &small, WorkWidth::I128, sum_width).width, WorkWidth::I64);
     }
 }

@@ -37,6 +37,9 @@ pub trait Work: Copy + PartialEq + PartialOrd + core::fmt::Debug + Send + Sync +
     fn sub(self, rhs: Self) -> Self;
     /// Product.
     fn mul(self, rhs: Self) -> Self;
+    /// Product, and whether it left the type (saturating types never do: a
+    /// saturated product already exceeds every decimal bound).
+    fn overflowing_mul(self, rhs: Self) -> (Self, bool);
     /// Negation.
     fn neg(self) -> Self;
     /// Whether the value is below zero.
@@ -113,6 +116,10 @@ macro_rules! wrapping_work_arith {
         #[inline(always)]
         fn mul(self, rhs: Self) -> Self {
             self.wrapping_mul(rhs)
+        }
+        #[inline(always)]
+        fn overflowing_mul(self, rhs: Self) -> (Self, bool) {
+            Self::overflowing_mul(self, rhs)
         }
         #[inline(always)]
         fn neg(self) -> Self {
@@ -300,6 +307,9 @@ impl Work for I512 {
     }
     fn mul(self, rhs: Self) -> Self {
         self.saturating_mul(rhs)
+    }
+    fn overflowing_mul(self, rhs: Self) -> (Self, bool) {
+        (self.saturating_mul(rhs), false)
     }
     fn neg(self) -> Self {
         I512::neg(self)
