@@ -19,7 +19,10 @@ for dirpath, _dirs, files in os.walk(root):
     if len(parts) != 4:
         continue
     group, function, size, _ = parts
-    case, _, side = function.rpartition("_")
+    side = next((x for x in ("ours", "arrow", "wrapping_loop") if function.endswith("_" + x)), None)
+    if side is None:
+        continue
+    case = function[: -len(side) - 1]
     with open(os.path.join(dirpath, "estimates.json")) as f:
         median_ns = json.load(f)["median"]["point_estimate"]
     rows.setdefault((group, case, int(size)), {})[side] = median_ns / int(size)

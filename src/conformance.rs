@@ -22,7 +22,7 @@ use core::fmt;
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 
 use crate::array::{DecimalArray, DecimalNative, with_native};
-use crate::dispatch::Operand;
+use crate::dispatch::{Operand, rows};
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
 use crate::profile::{result_type, result_width};
@@ -88,17 +88,6 @@ pub fn reference<'a>(
         T::into_values(ScalarBuffer::from(typed))
     });
     Ok(DecimalArray::from_parts(result, values, Some(NullBuffer::from(valid))))
-}
-
-/// The number of rows of a call, as the kernels count them.
-fn rows(lhs: Operand<'_>, rhs: Operand<'_>) -> Result<usize, DecimalError> {
-    match (lhs, rhs) {
-        (Operand::Array(a), Operand::Array(b)) if a.len() != b.len() => {
-            Err(DecimalError::LengthMismatch { expected: a.len(), actual: b.len() })
-        }
-        (Operand::Array(a), _) | (_, Operand::Array(a)) => Ok(a.len()),
-        (Operand::Scalar(_), Operand::Scalar(_)) => Ok(1),
-    }
 }
 
 /// The operand's stored value at `row`, `None` when null.

@@ -91,13 +91,7 @@ pub fn binary<'a>(
     let (lhs, rhs) = (lhs.into(), rhs.into());
     let result = result_type(op, lhs.dtype(), rhs.dtype(), options)?;
     let out_width = result_width(result, options);
-    let len = match (lhs, rhs) {
-        (Operand::Array(a), Operand::Array(b)) if a.len() != b.len() => {
-            return Err(DecimalError::LengthMismatch { expected: a.len(), actual: b.len() });
-        }
-        (Operand::Array(a), _) | (_, Operand::Array(a)) => a.len(),
-        (Operand::Scalar(_), Operand::Scalar(_)) => 1,
-    };
+    let len = rows(lhs, rhs)?;
     let null_scalar = [lhs, rhs].iter().any(|o| matches!(o, Operand::Scalar(s) if s.is_null()));
     if null_scalar {
         let values = with_native!(out_width, T => T::into_values(ScalarBuffer::from(vec![T::default(); len])));
@@ -132,6 +126,18 @@ pub fn binary<'a>(
         })
     };
     Ok(DecimalArray::from_parts(result, values, nulls))
+}
+
+/// The number of rows of `lhs op rhs`: the arrays' common length, or one for
+/// two scalars.
+pub(crate) fn rows(lhs: Operand<'_>, rhs: Operand<'_>) -> Result<usize, DecimalError> {
+    match (lhs, rhs) {
+        (Operand::Array(a), Operand::Array(b)) if a.len() != b.len() => {
+            Err(DecimalError::LengthMismatch { expected: a.len(), actual: b.len() })
+        }
+        (Operand::Array(a), _) | (_, Operand::Array(a)) => Ok(a.len()),
+        (Operand::Scalar(_), Operand::Scalar(_)) => Ok(1),
+    }
 }
 
 fn array_nulls(operand: Operand<'_>) -> Option<&NullBuffer> {
