@@ -92,3 +92,8 @@ pub fn div<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     binary(BinaryOp::Div, lhs, rhs, options)
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(all(doctest, feature = "arrow"))]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
