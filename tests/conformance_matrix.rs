@@ -17,14 +17,6 @@ use decimal_kernels::{
 };
 use rstest::rstest;
 
-const ROUNDINGS: [RoundingMode; 5] = [
-    RoundingMode::TowardZero,
-    RoundingMode::HalfUp,
-    RoundingMode::HalfEven,
-    RoundingMode::Floor,
-    RoundingMode::Ceiling,
-];
-
 const POLICIES: [OverflowPolicy; 2] = [OverflowPolicy::Error, OverflowPolicy::Null];
 
 /// Pseudo-random rows per column, after the cross product of edge values.
@@ -279,7 +271,7 @@ fn width_pairs(lhs: DecimalType, rhs: DecimalType) -> Vec<(StorageWidth, Storage
 /// Every rounding mode and policy combination on top of `profile`.
 fn option_combinations(profile: ArithmeticOptions) -> Vec<ArithmeticOptions> {
     let mut all = Vec::new();
-    for rounding in ROUNDINGS {
+    for rounding in RoundingMode::ALL {
         for on_overflow in POLICIES {
             for on_divide_by_zero in POLICIES {
                 all.push(

@@ -21,14 +21,6 @@ use proptest::prelude::*;
 
 const MAX_ROWS: usize = 70;
 
-const ROUNDINGS: [RoundingMode; 5] = [
-    RoundingMode::TowardZero,
-    RoundingMode::HalfUp,
-    RoundingMode::HalfEven,
-    RoundingMode::Floor,
-    RoundingMode::Ceiling,
-];
-
 const ARROW_WIDTHS: [StorageWidth; 4] =
     [StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256];
 
@@ -80,7 +72,7 @@ fn options_for(
         _ => ArithmeticOptions::arrow(pick(&ARROW_WIDTHS, profile / 3)),
     };
     let policy = |null: bool| if null { OverflowPolicy::Null } else { OverflowPolicy::Error };
-    base.with_rounding(pick(&ROUNDINGS, rounding))
+    base.with_rounding(pick(&RoundingMode::ALL, rounding))
         .with_on_overflow(policy(on_overflow))
         .with_on_divide_by_zero(policy(on_divide_by_zero))
 }

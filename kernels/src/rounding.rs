@@ -24,6 +24,12 @@ pub enum RoundingMode {
     Ceiling,
 }
 
+impl RoundingMode {
+    /// Every mode.
+    pub const ALL: [Self; 5] =
+        [Self::TowardZero, Self::HalfUp, Self::HalfEven, Self::Floor, Self::Ceiling];
+}
+
 /// One rounding mode as a type, so a kernel loop is compiled per mode and
 /// carries no per-row branch on the mode.
 pub trait Rounding: Copy + Send + Sync + 'static {
