@@ -309,9 +309,17 @@ impl DecimalArray {
     /// `dtype`.
     pub fn from_strs(dtype: DecimalType, texts: &[Option<&str>]) -> Result<Self, DecimalError> {
         let mut values = Vec::with_capacity(texts.len());
-        for text in texts {
+        for (row, text) in texts.iter().enumerate() {
             let value = match text {
-                Some(t) => text::bigint_to_i256(&text::parse(t, dtype)?).unwrap_or(i256::ZERO),
+                Some(t) => {
+                    let parsed = text::parse(t, dtype).map_err(|e| match e {
+                        DecimalError::Parse { text, dtype, reason, .. } => {
+                            DecimalError::Parse { row, text, dtype, reason }
+                        }
+                        other => other,
+                    })?;
+                    text::bigint_to_i256(&parsed).unwrap_or(i256::ZERO)
+                }
                 None => i256::ZERO,
             };
             values.push(value);

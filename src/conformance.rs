@@ -4,7 +4,7 @@
 //! for a call, row by row with exact big integers; [`compare`] sets an actual
 //! result beside it and reports every row that differs with its inputs, the
 //! expected and the actual outcome. An engine can run its own kernels through
-//! [`check_kernel`] on its own data.
+//! [`check_kernel`] on its own data, or fuzz them with [`fuzz`].
 //!
 //! ```
 //! use decimal_kernels::{conformance, mul, ArithmeticOptions, BinaryOp, DecimalArray, DecimalType};
@@ -16,6 +16,8 @@
 //!     .expect("the crate's own kernels conform");
 //! # Ok::<(), decimal_kernels::DecimalError>(())
 //! ```
+
+pub mod fuzz;
 
 use core::fmt;
 

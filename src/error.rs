@@ -46,6 +46,8 @@ pub enum DecimalError {
     },
     /// Text that is not a decimal of the type.
     Parse {
+        /// Its row (0 for a scalar).
+        row: usize,
         /// The text.
         text: String,
         /// The type it was parsed as.
@@ -107,8 +109,8 @@ impl fmt::Display for DecimalError {
                 "slice of {len} rows at offset {offset} is out of bounds for an array of \
                  {array_len} rows"
             ),
-            Self::Parse { text, dtype, reason } => {
-                write!(f, "cannot parse {text:?} as {dtype}: {reason}")
+            Self::Parse { row, text, dtype, reason } => {
+                write!(f, "cannot parse {text:?} at row {row} as {dtype}: {reason}")
             }
             Self::ValueOutOfRange { row, value, dtype } => {
                 write!(f, "stored value {value} at row {row} does not fit {dtype}")

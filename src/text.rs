@@ -23,7 +23,7 @@ pub(crate) fn precision_limit(precision: u8) -> BigInt {
 
 /// The stored integer of `text` in `dtype`, exactly.
 pub(crate) fn parse(text: &str, dtype: DecimalType) -> Result<BigInt, DecimalError> {
-    let fail = |reason| DecimalError::Parse { text: text.to_owned(), dtype, reason };
+    let fail = |reason| DecimalError::Parse { row: 0, text: text.to_owned(), dtype, reason };
     let (negative, unsigned) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),

@@ -1,0 +1,1130 @@
+//! Bad input, one named case per kind: every way a caller can hand the crate
+//! something wrong, the exact error it gets back, and the message that error
+//! prints (which names the row, the value or the type at fault).
+//!
+//! Also here: the inputs that look suspicious but are not errors (empty and
+//! all-null columns, a zero divisor under a null row), so that the line between
+//! the two stays where it is.
+//!
+//! The README's "Bad input" table is backed by these cases.
+
+use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+use decimal_kernels::{
+    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalNative, DecimalScalar,
+    DecimalType, Operand, OverflowPolicy, StorageWidth, binary, result_type,
+};
+use rstest::rstest;
+
+fn t(p: u8, s: i8) -> DecimalType {
+    DecimalType::try_new(p, s).unwrap()
+}
+
+/// A column of `dtype` from texts (`None`: null).
+#[track_caller]
+fn column(dtype: DecimalType, texts: &[Option<&str>]) -> DecimalArray {
+    DecimalArray::from_strs(dtype, texts).unwrap()
+}
+
+/// A scalar of `dtype` from text.
+#[track_caller]
+fn scalar(dtype: DecimalType, text: &str) -> DecimalScalar {
+    DecimalScalar::parse(dtype, text).unwrap()
+}
+
+/// Validity from `true` (valid) / `false` (null) per row.
+fn validity(bits: &[bool]) -> NullBuffer {
+    NullBuffer::from(bits.to_vec())
+}
+
+/// `result` failed with exactly `want`, whose message is exactly `message`.
+#[track_caller]
+fn assert_fails<T: std::fmt::Debug>(
+    result: Result<T, DecimalError>,
+    want: &DecimalError,
+    message: &str,
+) {
+    let error = result.expect_err("bad input was accepted");
+    assert_eq!(&error, want);
+    assert_eq!(error.to_string(), message);
+}
+
+/// `lhs op rhs` by `binary` and by the operator's own function (`add`, `sub`,
+/// `mul`, `div`), which must agree.
+#[track_caller]
+fn run<'a>(
+    op: BinaryOp,
+    lhs: impl Into<Operand<'a>> + Copy,
+    rhs: impl Into<Operand<'a>> + Copy,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let by_name = match op {
+        BinaryOp::Add => decimal_kernels::add(lhs, rhs, options),
+        BinaryOp::Sub => decimal_kernels::sub(lhs, rhs, options),
+        BinaryOp::Mul => decimal_kernels::mul(lhs, rhs, options),
+        BinaryOp::Div => decimal_kernels::div(lhs, rhs, options),
+    };
+    let result = binary(op, lhs, rhs, options);
+    assert_eq!(by_name, result, "{op} by name and by `binary`");
+    result
+}
+
+/// Stored integers of a column, `None` for null rows.
+fn stored(array: &DecimalArray) -> Vec<Option<i256>> {
+    (0..array.len()).map(|i| array.scalar(i).and_then(|s| s.value())).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Types
+
+#[rstest]
+#[case::zero_precision(0, 0)]
+#[case::precision_77(77, 0)]
+#[case::precision_255(255, 0)]
+#[case::scale_below_minus_76(10, -77)]
+#[case::scale_i8_min(10, i8::MIN)]
+#[case::scale_above_precision(5, 6)]
+#[case::scale_above_max_precision(76, 77)]
+fn invalid_type(#[case] precision: u8, #[case] scale: i8) {
+    assert_fails(
+        DecimalType::try_new(precision, scale),
+        &DecimalError::InvalidType { precision: precision.into(), scale: scale.into() },
+        &format!(
+            "invalid decimal type decimal({precision},{scale}): precision must be 1..=76 and \
+             scale -76..=precision"
+        ),
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Building arrays and scalars
+
+#[rstest]
+#[case::try_new_short_validity(true, 3, 2)]
+#[case::try_new_long_validity(true, 2, 3)]
+#[case::try_new_empty_values(true, 0, 1)]
+#[case::new_unchecked_short_validity(false, 3, 2)]
+#[case::new_unchecked_long_validity(false, 2, 5)]
+fn validity_of_wrong_length(#[case] checked: bool, #[case] values: usize, #[case] bits: usize) {
+    let values = ScalarBuffer::from(vec![1i32; values]);
+    let nulls = Some(validity(&vec![true; bits]));
+    let result = if checked {
+        DecimalArray::try_new(t(5, 2), values.clone(), nulls)
+    } else {
+        DecimalArray::new_unchecked(t(5, 2), values.clone(), nulls)
+    };
+    assert_fails(
+        result,
+        &DecimalError::LengthMismatch { expected: values.len(), actual: bits },
+        &format!("length mismatch: expected {} rows, found {bits}", values.len()),
+    );
+}
+
+#[rstest]
+#[case::past_the_end(1, 4, 4)]
+#[case::offset_past_the_end(5, 0, 4)]
+#[case::any_row_of_an_empty_array(0, 1, 0)]
+#[case::end_overflows_usize(usize::MAX, 2, 4)]
+fn slice_out_of_bounds(#[case] offset: usize, #[case] len: usize, #[case] array_len: usize) {
+    let array = column(t(5, 2), &vec![Some("1.00"); array_len]);
+    assert_fails(
+        array.slice(offset, len),
+        &DecimalError::OutOfBounds { offset, len, array_len },
+        &format!(
+            "slice of {len} rows at offset {offset} is out of bounds for an array of \
+             {array_len} rows"
+        ),
+    );
+}
+
+#[rstest]
+#[case::positive_i8(t(2, 0), vec![99i8, 100], 1, "100")]
+#[case::negative_i8(t(2, 0), vec![-100i8], 0, "-100")]
+#[case::fraction_digits_i32(t(5, 2), vec![0i32, -99_999, 100_000], 2, "100000")]
+#[case::negative_scale_i64(t(3, -2), vec![999i64, 1000], 1, "1000")]
+fn try_new_value_beyond_precision<T: DecimalNative>(
+    #[case] dtype: DecimalType,
+    #[case] values: Vec<T>,
+    #[case] row: usize,
+    #[case] value: &str,
+) {
+    assert_fails(
+        DecimalArray::try_new(dtype, ScalarBuffer::from(values), None),
+        &DecimalError::ValueOutOfRange { row, value: value.into(), dtype },
+        &format!("stored value {value} at row {row} does not fit {dtype}"),
+    );
+}
+
+#[test]
+fn try_new_value_beyond_precision_of_76_digits() {
+    let dtype = t(76, 0);
+    let values = ScalarBuffer::from(vec![i256::ZERO, i256::MAX]);
+    assert_fails(
+        DecimalArray::try_new(dtype, values, None),
+        &DecimalError::ValueOutOfRange { row: 1, value: i256::MAX.to_string(), dtype },
+        &format!("stored value {} at row 1 does not fit decimal(76,0)", i256::MAX),
+    );
+}
+
+#[rstest]
+#[case::one_past_the_largest(t(3, 0), i256::from_i128(1000))]
+#[case::one_past_the_smallest(t(3, 0), i256::from_i128(-1000))]
+#[case::fraction_digits(t(5, 5), i256::from_i128(100_000))]
+#[case::i256_min(t(76, 0), i256::MIN)]
+fn from_stored_value_beyond_precision(#[case] dtype: DecimalType, #[case] value: i256) {
+    assert_fails(
+        DecimalScalar::from_stored(dtype, value),
+        &DecimalError::ValueOutOfRange { row: 0, value: value.to_string(), dtype },
+        &format!("stored value {value} at row 0 does not fit {dtype}"),
+    );
+}
+
+#[rstest]
+#[case::i8_for_3_digits(t(3, 0), StorageWidth::I8)]
+#[case::i16_for_5_digits(t(5, 2), StorageWidth::I16)]
+#[case::i32_for_10_digits(t(10, 2), StorageWidth::I32)]
+#[case::i64_for_19_digits(t(19, 0), StorageWidth::I64)]
+#[case::i128_for_39_digits(t(39, 0), StorageWidth::I128)]
+fn storage_too_narrow_for_new(#[case] dtype: DecimalType, #[case] width: StorageWidth) {
+    fn build<T: DecimalNative>(dtype: DecimalType, checked: bool) -> Result<(), DecimalError> {
+        let values = ScalarBuffer::from(vec![T::default(); 2]);
+        if checked {
+            DecimalArray::try_new(dtype, values, None).map(drop)
+        } else {
+            DecimalArray::new_unchecked(dtype, values, None).map(drop)
+        }
+    }
+    let want = DecimalError::StorageTooNarrow { dtype, width };
+    let message = format!("{width} storage is too narrow for {dtype}");
+    for checked in [false, true] {
+        let result = match width {
+            StorageWidth::I8 => build::<i8>(dtype, checked),
+            StorageWidth::I16 => build::<i16>(dtype, checked),
+            StorageWidth::I32 => build::<i32>(dtype, checked),
+            StorageWidth::I64 => build::<i64>(dtype, checked),
+            StorageWidth::I128 => build::<i128>(dtype, checked),
+            StorageWidth::I256 => build::<i256>(dtype, checked),
+        };
+        assert_fails(result, &want, &message);
+    }
+}
+
+#[rstest]
+#[case::i8_for_4_digits(t(4, 0), StorageWidth::I8)]
+#[case::i16_for_9_digits(t(9, 4), StorageWidth::I16)]
+#[case::i64_for_19_digits(t(19, 0), StorageWidth::I64)]
+#[case::i128_for_76_digits(t(76, 10), StorageWidth::I128)]
+fn storage_too_narrow_for_with_width(#[case] dtype: DecimalType, #[case] width: StorageWidth) {
+    let array = column(dtype, &[Some("1"), None, Some("-1")]);
+    assert_fails(
+        array.with_width(width),
+        &DecimalError::StorageTooNarrow { dtype, width },
+        &format!("{width} storage is too narrow for {dtype}"),
+    );
+}
+
+/// An unchecked value beyond the precision does not fit a narrower (but wide
+/// enough for the type) storage: the row is named. Under a null row it is no
+/// error.
+#[test]
+fn with_width_unchecked_value_too_wide() {
+    let dtype = t(2, 0);
+    let wide = DecimalArray::new_unchecked(dtype, ScalarBuffer::from(vec![1i64, 1000]), None);
+    assert_fails(
+        wide.unwrap().with_width(StorageWidth::I8),
+        &DecimalError::ValueOutOfRange { row: 1, value: "1000".into(), dtype },
+        "stored value 1000 at row 1 does not fit decimal(2,0)",
+    );
+    let nulls = Some(validity(&[true, false]));
+    let under_null =
+        DecimalArray::new_unchecked(dtype, ScalarBuffer::from(vec![1i64, 1000]), nulls).unwrap();
+    let narrow = under_null.with_width(StorageWidth::I8).unwrap();
+    assert_eq!(narrow.width(), StorageWidth::I8);
+    assert_eq!(narrow.to_strs(), [Some("1".into()), None]);
+}
+
+// ---------------------------------------------------------------------------
+// Text
+
+/// The reason given for any character other than digits, a leading sign and
+/// one '.'.
+const ONLY: &str = "only digits, one optional sign and one optional '.' are allowed";
+
+/// Text that is not a number at all, by `DecimalScalar::parse` and by
+/// `DecimalArray::from_strs`.
+#[rstest]
+#[case::empty("", "no digits")]
+#[case::lone_minus("-", "no digits")]
+#[case::lone_plus("+", "no digits")]
+#[case::lone_point(".", "no digits")]
+#[case::sign_and_point("-.", "no digits")]
+#[case::letters("abc", ONLY)]
+#[case::trailing_letter("1.5x", ONLY)]
+#[case::two_points("1.2.3", ONLY)]
+#[case::two_signs("+-1", ONLY)]
+#[case::sign_after_point(".-1", ONLY)]
+#[case::exponent("1e5", ONLY)]
+#[case::capital_exponent("1.5E-3", ONLY)]
+#[case::leading_space(" 1", ONLY)]
+#[case::trailing_space("1 ", ONLY)]
+#[case::decimal_comma("1,5", ONLY)]
+#[case::digit_separator("1_000", ONLY)]
+#[case::hex("0x10", ONLY)]
+#[case::infinity("inf", ONLY)]
+#[case::nan("NaN", ONLY)]
+#[case::non_ascii_digit("\u{661}", ONLY)]
+fn unparsable_text(#[case] text: &str, #[case] reason: &'static str) {
+    let dtype = t(5, 2);
+    let want = |row| DecimalError::Parse { row, text: text.into(), dtype, reason };
+    let message = |row| format!("cannot parse {text:?} at row {row} as decimal(5,2): {reason}");
+    assert_fails(DecimalScalar::parse(dtype, text), &want(0), &message(0));
+    let column = DecimalArray::from_strs(dtype, &[Some("1"), None, Some(text)]);
+    assert_fails(column, &want(2), &message(2));
+}
+
+/// Numbers the type cannot hold exactly: rejected, never rounded or clamped.
+#[rstest]
+#[case::too_many_integer_digits("1000.00", t(5, 2), "more digits than the precision")]
+#[case::too_many_negative_digits("-1000", t(5, 2), "more digits than the precision")]
+#[case::any_integer_for_scale_equal_precision("1", t(3, 3), "more digits than the precision")]
+#[case::too_many_fraction_digits("1.234", t(5, 2), "more fraction digits than the scale")]
+#[case::fraction_for_scale_0("0.5", t(5, 0), "more fraction digits than the scale")]
+#[case::not_a_multiple("550", t(5, -2), "not a multiple of the type's power of ten")]
+#[case::fraction_for_negative_scale("100.5", t(5, -2), "not a multiple of the type's power of ten")]
+#[case::beyond_76_digits(&"9".repeat(77), t(76, 0), "more digits than the precision")]
+#[case::beyond_any_decimal(&"9".repeat(161), t(76, 0), "more digits than any decimal holds")]
+fn unrepresentable_text(
+    #[case] text: &str,
+    #[case] dtype: DecimalType,
+    #[case] reason: &'static str,
+) {
+    let want = DecimalError::Parse { row: 0, text: text.into(), dtype, reason };
+    let message = format!("cannot parse {text:?} at row 0 as {dtype}: {reason}");
+    assert_fails(DecimalScalar::parse(dtype, text), &want, &message);
+    assert_fails(DecimalArray::from_strs(dtype, &[Some(text)]), &want, &message);
+}
+
+/// `from_strs` reports the first bad text of several.
+#[test]
+fn from_strs_reports_the_first_bad_text() {
+    let dtype = t(5, 2);
+    let texts = [Some("1.00"), Some("x"), None, Some("1.234")];
+    assert_fails(
+        DecimalArray::from_strs(dtype, &texts),
+        &DecimalError::Parse { row: 1, text: "x".into(), dtype, reason: ONLY },
+        &format!("cannot parse \"x\" at row 1 as decimal(5,2): {ONLY}"),
+    );
+}
+
+/// `from_strs` names the row of the text it rejects.
+#[test]
+fn from_strs_parse_error_names_the_row() {
+    let dtype = t(5, 2);
+    let first = DecimalArray::from_strs(dtype, &[Some("1"), Some("1.234")]).unwrap_err();
+    let later = DecimalArray::from_strs(dtype, &[Some("1"), Some("2"), Some("3"), Some("1.234")])
+        .unwrap_err();
+    assert!(matches!(first, DecimalError::Parse { row: 1, .. }), "{first}");
+    assert!(later.to_string().contains("at row 3"), "{later}");
+}
+
+// ---------------------------------------------------------------------------
+// Operands
+
+#[rstest]
+#[case::lhs_longer(BinaryOp::Add, 3, 2)]
+#[case::rhs_longer(BinaryOp::Sub, 2, 3)]
+#[case::empty_and_one_row(BinaryOp::Mul, 0, 1)]
+#[case::one_row_and_empty(BinaryOp::Div, 1, 0)]
+fn operands_of_different_lengths(#[case] op: BinaryOp, #[case] lhs: usize, #[case] rhs: usize) {
+    let dtype = t(5, 2);
+    let a = column(dtype, &vec![Some("1.00"); lhs]);
+    let b = column(dtype, &vec![Some("1.00"); rhs]);
+    for options in [ArithmeticOptions::fixed_point(), ArithmeticOptions::arrow(StorageWidth::I64)] {
+        assert_fails(
+            run(op, &a, &b, &options),
+            &DecimalError::LengthMismatch { expected: lhs, actual: rhs },
+            &format!("length mismatch: expected {lhs} rows, found {rhs}"),
+        );
+    }
+}
+
+/// The Arrow profile has no result type: the call fails before any row is
+/// looked at (for arrays, for scalars, and in `result_type`).
+#[rstest]
+#[case::arrow_has_no_i8_decimal(
+    BinaryOp::Add,
+    StorageWidth::I8,
+    t(2, 0),
+    t(2, 0),
+    "Arrow has no i8 decimal"
+)]
+#[case::arrow_has_no_i16_decimal(
+    BinaryOp::Sub,
+    StorageWidth::I16,
+    t(4, 2),
+    t(4, 2),
+    "Arrow has no i16 decimal"
+)]
+#[case::operand_too_wide_for_decimal32(
+    BinaryOp::Add,
+    StorageWidth::I32,
+    t(10, 2),
+    t(5, 2),
+    "an operand's precision exceeds 9, the most of i32"
+)]
+#[case::operand_too_wide_for_decimal64(
+    BinaryOp::Div,
+    StorageWidth::I64,
+    t(5, 2),
+    t(19, 2),
+    "an operand's precision exceeds 18, the most of i64"
+)]
+#[case::product_scale_beyond_decimal128(
+    BinaryOp::Mul,
+    StorageWidth::I128,
+    t(38, 20),
+    t(38, 20),
+    "the product's scale 40 is outside -76..=38"
+)]
+#[case::product_scale_below_minus_76(
+    BinaryOp::Mul,
+    StorageWidth::I256,
+    t(5, -40),
+    t(5, -40),
+    "the product's scale -80 is outside -76..=76"
+)]
+fn profile_without_result_type(
+    #[case] op: BinaryOp,
+    #[case] width: StorageWidth,
+    #[case] lhs: DecimalType,
+    #[case] rhs: DecimalType,
+    #[case] reason: &str,
+) {
+    let options = ArithmeticOptions::arrow(width);
+    let want = DecimalError::UnsupportedTypes { op, lhs, rhs, reason: reason.into() };
+    let message = format!("no result type for {lhs} {op} {rhs}: {reason}");
+    assert_fails(result_type(op, lhs, rhs, &options), &want, &message);
+    let (a, b) = (column(lhs, &[Some("0"), None]), column(rhs, &[Some("0"), Some("0")]));
+    assert_fails(run(op, &a, &b, &options), &want, &message);
+    let (x, y) = (scalar(lhs, "0"), scalar(rhs, "0"));
+    assert_fails(x.binary(op, &y, &options), &want, &message);
+    // Even with no rows at all.
+    let (a, b) = (column(lhs, &[]), column(rhs, &[]));
+    assert_fails(run(op, &a, &b, &options), &want, &message);
+}
+
+// ---------------------------------------------------------------------------
+// Rows that fail: overflow and division by zero
+
+/// Texts separated by spaces, `null` for a null row.
+fn rows(texts: &str) -> Vec<Option<&str>> {
+    texts.split(' ').map(|t| Some(t).filter(|t| *t != "null")).collect()
+}
+
+/// Rows whose result exceeds the result type: under `Error` the first valid
+/// such row is named with the result type; under `Null` exactly those rows
+/// become null and the rest are computed.
+#[rstest]
+#[case::add(
+    BinaryOp::Add,
+    ArithmeticOptions::fixed_point(),
+    t(3, 0),
+    "1 null 999 -999",
+    "1 999 1 -1",
+    DecimalError::Overflow { row: 2, result_type: t(3, 0) },
+    "2 null null null"
+)]
+#[case::sub(
+    BinaryOp::Sub,
+    ArithmeticOptions::fixed_point(),
+    t(3, 1),
+    "1.0 -99.9 99.9",
+    "0.5 0.1 -0.1",
+    DecimalError::Overflow { row: 1, result_type: t(3, 1) },
+    "0.5 null null"
+)]
+#[case::mul(
+    BinaryOp::Mul,
+    ArithmeticOptions::fixed_point(),
+    t(4, 2),
+    "10.00 -10.00 0.50",
+    "9.99 10.00 0.50",
+    DecimalError::Overflow { row: 1, result_type: t(4, 2) },
+    "99.90 null 0.25"
+)]
+#[case::div(
+    BinaryOp::Div,
+    ArithmeticOptions::fixed_point(),
+    t(3, 1),
+    "99.9 1.0 -10.0",
+    "0.1 3.0 0.1",
+    DecimalError::Overflow { row: 0, result_type: t(3, 1) },
+    "null 0.3 null"
+)]
+#[case::arrow_mul_into_a_wider_type(
+    BinaryOp::Mul,
+    ArithmeticOptions::arrow(StorageWidth::I32),
+    t(5, 2),
+    "999.99 316.22 316.23",
+    "999.99 316.22 -316.23",
+    DecimalError::Overflow { row: 0, result_type: t(9, 4) },
+    "null 99995.0884 null"
+)]
+fn overflow(
+    #[case] op: BinaryOp,
+    #[case] options: ArithmeticOptions,
+    #[case] dtype: DecimalType,
+    #[case] lhs: &str,
+    #[case] rhs: &str,
+    #[case] error: DecimalError,
+    #[case] nulled: &str,
+) {
+    let DecimalError::Overflow { row, result_type } = error else { unreachable!() };
+    let (a, b) = (column(dtype, &rows(lhs)), column(dtype, &rows(rhs)));
+    assert_fails(
+        run(op, &a, &b, &options),
+        &error,
+        &format!("overflow at row {row}: the result does not fit {result_type}"),
+    );
+    let null = options.with_on_overflow(OverflowPolicy::Null);
+    let got = run(op, &a, &b, &null).unwrap();
+    assert_eq!(got.dtype(), result_type);
+    let want: Vec<Option<String>> = rows(nulled).into_iter().map(|t| t.map(String::from)).collect();
+    assert_eq!(got.to_strs(), want);
+}
+
+/// Overflow against a scalar, and of two scalars (row 0).
+#[test]
+fn overflow_with_scalars() {
+    let dtype = t(3, 0);
+    let a = column(dtype, &[None, Some("499"), Some("600")]);
+    let five_hundred = scalar(dtype, "500");
+    let want = DecimalError::Overflow { row: 2, result_type: dtype };
+    let options = ArithmeticOptions::fixed_point();
+    let message = "overflow at row 2: the result does not fit decimal(3,0)";
+    assert_fails(run(BinaryOp::Add, &a, &five_hundred, &options), &want, message);
+    assert_fails(run(BinaryOp::Add, &five_hundred, &a, &options), &want, message);
+    let six_hundred = scalar(dtype, "600");
+    let want = DecimalError::Overflow { row: 0, result_type: dtype };
+    let message = "overflow at row 0: the result does not fit decimal(3,0)";
+    assert_fails(five_hundred.binary(BinaryOp::Add, &six_hundred, &options), &want, message);
+    assert_fails(run(BinaryOp::Add, &five_hundred, &six_hundred, &options), &want, message);
+    let null = options.with_on_overflow(OverflowPolicy::Null);
+    let sum = five_hundred.binary(BinaryOp::Add, &six_hundred, &null).unwrap();
+    assert!(sum.is_null());
+}
+
+/// Unchecked values beyond the precision are computed as the integers they
+/// are: a result beyond the result type is an overflow naming the row, never a
+/// panic or a wrapped value.
+#[rstest]
+#[case::add(BinaryOp::Add)]
+#[case::sub(BinaryOp::Sub)]
+#[case::mul(BinaryOp::Mul)]
+#[case::div(BinaryOp::Div)]
+fn overflow_of_unchecked_extremes(#[case] op: BinaryOp) {
+    let dtype = t(2, 0);
+    let a = ScalarBuffer::from(vec![i256::ONE, i256::MIN, i256::MAX]);
+    let b = ScalarBuffer::from(vec![i256::ONE, i256::MINUS_ONE, i256::from_i128(2)]);
+    let a = DecimalArray::new_unchecked(dtype, a, None).unwrap();
+    let b = DecimalArray::new_unchecked(dtype, b, None).unwrap();
+    let options = ArithmeticOptions::fixed_point();
+    assert_fails(
+        run(op, &a, &b, &options),
+        &DecimalError::Overflow { row: 1, result_type: dtype },
+        "overflow at row 1: the result does not fit decimal(2,0)",
+    );
+    let null = options.with_on_overflow(OverflowPolicy::Null);
+    let got = run(op, &a, &b, &null).unwrap();
+    assert_eq!(got.null_count(), 2, "{:?}", got.to_strs());
+    assert!(got.is_valid(0));
+}
+
+/// A column of `dtype` from stored integers separated by spaces, `null` for a
+/// null row, which stores 0 (a zero divisor under the null).
+#[track_caller]
+fn zeros_under_nulls(dtype: DecimalType, rows: &str) -> DecimalArray {
+    let rows: Vec<Option<i32>> = rows.split(' ').map(|r| r.parse().ok()).collect();
+    let values = ScalarBuffer::from(rows.iter().map(|r| r.unwrap_or(0)).collect::<Vec<_>>());
+    let nulls = validity(&rows.iter().map(Option::is_some).collect::<Vec<_>>());
+    DecimalArray::try_new(dtype, values, Some(nulls)).unwrap()
+}
+
+/// A zero divisor: under `Error` the first valid row with one is named; a zero
+/// under a null row (on either side) is no error; under `Null` those rows
+/// become null.
+#[rstest]
+#[case::first_row("100 200", "0 0", Some(0), "null null")]
+#[case::later_row("100 200 300", "100 200 0", Some(2), "1.00 1.00 null")]
+#[case::zero_by_zero("0 100", "0 100", Some(0), "null 1.00")]
+#[case::skips_null_divisor("100 200 300", "100 null 0", Some(2), "1.00 null null")]
+#[case::skips_null_dividend("100 null 300", "100 0 0", Some(2), "1.00 null null")]
+#[case::zero_only_under_nulls("null 400", "null 200", None, "null 2.00")]
+#[case::zero_under_null_dividend("null 400", "0 200", None, "null 2.00")]
+fn divide_by_zero(
+    #[case] lhs: &str,
+    #[case] rhs: &str,
+    #[case] row: Option<usize>,
+    #[case] nulled: &str,
+) {
+    let dtype = t(5, 2);
+    let (a, b) = (zeros_under_nulls(dtype, lhs), zeros_under_nulls(dtype, rhs));
+    let error = ArithmeticOptions::fixed_point();
+    let want: Vec<Option<String>> = rows(nulled).into_iter().map(|t| t.map(String::from)).collect();
+    match row {
+        Some(row) => assert_fails(
+            run(BinaryOp::Div, &a, &b, &error),
+            &DecimalError::DivideByZero { row },
+            &format!("division by zero at row {row}"),
+        ),
+        None => assert_eq!(run(BinaryOp::Div, &a, &b, &error).unwrap().to_strs(), want),
+    }
+    let null = error.with_on_divide_by_zero(OverflowPolicy::Null);
+    assert_eq!(run(BinaryOp::Div, &a, &b, &null).unwrap().to_strs(), want);
+}
+
+/// A zero scalar divisor fails at the first valid row; two scalars at row 0.
+#[test]
+fn divide_by_zero_scalar() {
+    let dtype = t(5, 2);
+    let zero = scalar(dtype, "0.00");
+    let a = column(dtype, &[None, None, Some("1.00")]);
+    let options = ArithmeticOptions::fixed_point();
+    assert_fails(
+        run(BinaryOp::Div, &a, &zero, &options),
+        &DecimalError::DivideByZero { row: 2 },
+        "division by zero at row 2",
+    );
+    let one = scalar(dtype, "1.00");
+    assert_fails(
+        one.binary(BinaryOp::Div, &zero, &options),
+        &DecimalError::DivideByZero { row: 0 },
+        "division by zero at row 0",
+    );
+    let null = options.with_on_divide_by_zero(OverflowPolicy::Null);
+    assert_eq!(run(BinaryOp::Div, &a, &zero, &null).unwrap().null_count(), 3);
+    assert!(one.binary(BinaryOp::Div, &zero, &null).unwrap().is_null());
+    // Each policy governs only its own failure.
+    let only_overflow_null = options.with_on_overflow(OverflowPolicy::Null);
+    assert_fails(
+        run(BinaryOp::Div, &a, &zero, &only_overflow_null),
+        &DecimalError::DivideByZero { row: 2 },
+        "division by zero at row 2",
+    );
+}
+
+/// Overflow and division by zero in one column: the first failing row wins.
+#[test]
+fn first_failing_row_of_either_kind() {
+    let dtype = t(3, 1);
+    let a = column(dtype, &[Some("1.0"), Some("99.9"), Some("1.0")]);
+    let b = column(dtype, &[Some("1.0"), Some("0.1"), Some("0.0")]);
+    let options = ArithmeticOptions::fixed_point();
+    assert_fails(
+        run(BinaryOp::Div, &a, &b, &options),
+        &DecimalError::Overflow { row: 1, result_type: dtype },
+        "overflow at row 1: the result does not fit decimal(3,1)",
+    );
+    let b = column(dtype, &[Some("1.0"), Some("0.0"), Some("0.1")]);
+    let a = column(dtype, &[Some("1.0"), Some("1.0"), Some("99.9")]);
+    assert_fails(
+        run(BinaryOp::Div, &a, &b, &options),
+        &DecimalError::DivideByZero { row: 1 },
+        "division by zero at row 1",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Nothing panics: extreme stored values
+
+/// Columns made with `new_unchecked` (or from Arrow) may hold any integer,
+/// far beyond their precision. Every operator, profile and policy computes
+/// them as the integers they are: each row agrees with the exact reference,
+/// and a call fails only with the reference's error at its first failing row
+/// (never a panic, never a wrapped value).
+#[rstest]
+#[case::fixed_point_error(ArithmeticOptions::fixed_point())]
+#[case::fixed_point_null(
+    ArithmeticOptions::fixed_point()
+        .with_on_overflow(OverflowPolicy::Null)
+        .with_on_divide_by_zero(OverflowPolicy::Null)
+)]
+#[case::fixed_point_half_even(
+    ArithmeticOptions::fixed_point().with_rounding(decimal_kernels::RoundingMode::HalfEven)
+)]
+#[case::arrow_decimal256(ArithmeticOptions::arrow(StorageWidth::I256))]
+#[case::arrow_decimal128_null(
+    ArithmeticOptions::arrow(StorageWidth::I128).with_on_overflow(OverflowPolicy::Null)
+)]
+#[case::arrow_decimal32(ArithmeticOptions::arrow(StorageWidth::I32))]
+fn extreme_stored_values_never_panic(#[case] options: ArithmeticOptions) {
+    let values = [
+        i256::MIN,
+        i256::MAX,
+        i256::ZERO,
+        i256::ONE,
+        i256::MINUS_ONE,
+        i256::from_i128(i128::MIN),
+        i256::from_i128(i128::MAX),
+        i256::from_i128(-10),
+    ];
+    let reversed: Vec<i256> = values.iter().rev().copied().collect();
+    let types = [t(1, -76), t(1, 0), t(2, 2), t(9, -9), t(38, 38), t(76, 0), t(76, 76), t(76, -76)];
+    for (lhs, rhs) in types.iter().flat_map(|&l| types.iter().map(move |&r| (l, r))) {
+        let a = DecimalArray::new_unchecked(lhs, ScalarBuffer::from(values.to_vec()), None);
+        let b = DecimalArray::new_unchecked(rhs, ScalarBuffer::from(reversed.clone()), None);
+        let (a, b) = (a.unwrap(), b.unwrap());
+        for op in BinaryOp::ALL {
+            let reference: Vec<_> = (0..values.len())
+                .map(|i| a.scalar(i).unwrap().binary(op, &b.scalar(i).unwrap(), &options))
+                .collect();
+            let first_failure =
+                reference.iter().position(Result::is_err).map(|row| {
+                    match reference[row].clone().unwrap_err() {
+                        DecimalError::Overflow { result_type, .. } => {
+                            DecimalError::Overflow { row, result_type }
+                        }
+                        DecimalError::DivideByZero { .. } => DecimalError::DivideByZero { row },
+                        other => other,
+                    }
+                });
+            let context = format!("{lhs} {op} {rhs} under {options:?}");
+            match (run(op, &a, &b, &options), first_failure) {
+                (Err(got), Some(want)) => assert_eq!(got, want, "{context}"),
+                (Ok(got), None) => {
+                    for (row, want) in reference.iter().enumerate() {
+                        let want = want.as_ref().unwrap();
+                        assert_eq!(&got.scalar(row).unwrap(), want, "{context}, row {row}");
+                    }
+                }
+                (got, want) => panic!("{context}: got {got:?}, the reference fails with {want:?}"),
+            }
+            // A scalar beside the column: no panic, and only a typed error.
+            let x = a.scalar(0).unwrap();
+            for got in [run(op, &x, &b, &options), run(op, &b, &x, &options)] {
+                if let Err(e) = got {
+                    assert!(
+                        matches!(
+                            e,
+                            DecimalError::Overflow { .. }
+                                | DecimalError::DivideByZero { .. }
+                                | DecimalError::UnsupportedTypes { .. }
+                        ),
+                        "{context}: {e}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Not errors: empty and all-null input
+
+#[rstest]
+#[case::fixed_point(ArithmeticOptions::fixed_point())]
+#[case::arrow_decimal128(ArithmeticOptions::arrow(StorageWidth::I128))]
+fn empty_columns_give_empty_results(#[case] options: ArithmeticOptions) {
+    let dtype = t(10, 2);
+    let empty = DecimalArray::from_strs(dtype, &[]).unwrap();
+    assert!(empty.is_empty());
+    assert_eq!(empty.slice(0, 0).unwrap().len(), 0);
+    let zero = scalar(dtype, "0");
+    let null = DecimalScalar::null(dtype);
+    for op in BinaryOp::ALL {
+        let want = result_type(op, dtype, dtype, &options).unwrap();
+        for got in [
+            run(op, &empty, &empty, &options),
+            run(op, &empty, &zero, &options),
+            run(op, &zero, &empty, &options),
+            run(op, &empty, &null, &options),
+        ] {
+            let got = got.unwrap();
+            assert!(got.is_empty());
+            assert_eq!(got.dtype(), want);
+        }
+    }
+}
+
+#[rstest]
+#[case::fixed_point(ArithmeticOptions::fixed_point())]
+#[case::arrow_decimal64(ArithmeticOptions::arrow(StorageWidth::I64))]
+fn all_null_columns_give_all_null_results(#[case] options: ArithmeticOptions) {
+    let dtype = t(5, 2);
+    // Stored values under the nulls that would overflow and divide by zero.
+    let nulls = Some(validity(&[false, false, false]));
+    let huge = DecimalArray::try_new(dtype, ScalarBuffer::from(vec![i32::MAX; 3]), nulls.clone());
+    let zeros = DecimalArray::try_new(dtype, ScalarBuffer::from(vec![0i32; 3]), nulls);
+    let (huge, zeros) = (huge.unwrap(), zeros.unwrap());
+    let one = scalar(dtype, "1.00");
+    for op in BinaryOp::ALL {
+        for got in [
+            run(op, &huge, &zeros, &options),
+            run(op, &huge, &huge, &options),
+            run(op, &one, &zeros, &options),
+            run(op, &huge, &one, &options),
+        ] {
+            let got = got.unwrap();
+            assert_eq!(stored(&got), [None, None, None]);
+        }
+        // A null scalar makes every row null, whatever the column holds.
+        let full = column(dtype, &[Some("999.99"), Some("0")]);
+        let got = run(op, &full, &DecimalScalar::null(dtype), &options).unwrap();
+        assert_eq!(stored(&got), [None, None]);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Arrow
+
+#[cfg(feature = "arrow")]
+mod arrow {
+    use std::sync::Arc;
+
+    use arrow_array::{
+        Array, ArrayRef, Datum, Decimal32Array, Decimal64Array, Decimal128Array, Decimal256Array,
+        Float64Array, Int32Array, Scalar, StringArray,
+    };
+    use arrow_schema::{ArrowError, DataType};
+    use decimal_kernels::arrow::{add, decimal_type, div, mul, sub};
+
+    use super::*;
+
+    type ArrowOp = fn(&dyn Datum, &dyn Datum) -> Result<ArrayRef, ArrowError>;
+
+    fn arrow_op(op: BinaryOp) -> ArrowOp {
+        match op {
+            BinaryOp::Add => add,
+            BinaryOp::Sub => sub,
+            BinaryOp::Mul => mul,
+            BinaryOp::Div => div,
+        }
+    }
+
+    /// `result` failed with exactly `want` (variant and message).
+    #[track_caller]
+    fn assert_arrow_fails(result: Result<ArrayRef, ArrowError>, want: &ArrowError) {
+        let error = result.expect_err("bad input was accepted");
+        assert_eq!(format!("{error:?}"), format!("{want:?}"));
+    }
+
+    fn d128(values: &[Option<i128>], p: u8, s: i8) -> Decimal128Array {
+        Decimal128Array::from(values.to_vec()).with_precision_and_scale(p, s).unwrap()
+    }
+
+    #[rstest]
+    #[case::int32(Arc::new(Int32Array::from(vec![1, 2])), "Int32")]
+    #[case::float64(Arc::new(Float64Array::from(vec![1.5])), "Float64")]
+    #[case::utf8(Arc::new(StringArray::from(vec!["1.50"])), "Utf8")]
+    fn from_arrow_not_decimal(#[case] array: ArrayRef, #[case] data_type: &str) {
+        let want = DecimalError::NotDecimal { data_type: data_type.into() };
+        let message = format!("expected a decimal array, found {data_type}");
+        assert_fails(DecimalArray::from_arrow(&array), &want, &message);
+        assert_fails(decimal_type(array.data_type()), &want, &message);
+    }
+
+    /// Arrow decimal types this crate has no type for.
+    #[rstest]
+    #[case::scale_below_minus_76(DataType::Decimal256(76, -77), 76, -77)]
+    #[case::scale_i8_min(DataType::Decimal256(10, i8::MIN), 10, -128)]
+    #[case::zero_precision(DataType::Decimal128(0, 0), 0, 0)]
+    #[case::scale_above_precision(DataType::Decimal64(5, 6), 5, 6)]
+    fn from_arrow_invalid_type(#[case] data_type: DataType, #[case] p: i32, #[case] s: i32) {
+        let array = arrow_array::new_empty_array(&data_type);
+        let want = DecimalError::InvalidType { precision: p, scale: s };
+        let message = format!(
+            "invalid decimal type decimal({p},{s}): precision must be 1..=76 and scale \
+             -76..=precision"
+        );
+        assert_fails(DecimalArray::from_arrow(&array), &want, &message);
+        assert_fails(decimal_type(&data_type), &want, &message);
+    }
+
+    /// Arrow types whose precision exceeds what their own width holds (which
+    /// arrow-rs can construct with `with_data_type`): the storage is too narrow.
+    #[rstest]
+    #[case::decimal32_of_10_digits(DataType::Decimal32(10, 0), t(10, 0), StorageWidth::I32)]
+    #[case::decimal64_of_19_digits(DataType::Decimal64(19, 2), t(19, 2), StorageWidth::I64)]
+    #[case::decimal128_of_39_digits(DataType::Decimal128(39, 0), t(39, 0), StorageWidth::I128)]
+    fn from_arrow_precision_beyond_width(
+        #[case] data_type: DataType,
+        #[case] dtype: DecimalType,
+        #[case] width: StorageWidth,
+    ) {
+        let array = arrow_array::new_empty_array(&data_type);
+        assert_fails(
+            DecimalArray::from_arrow(&array),
+            &DecimalError::StorageTooNarrow { dtype, width },
+            &format!("{width} storage is too narrow for {dtype}"),
+        );
+    }
+
+    fn mismatch(lhs: &str, op: BinaryOp, rhs: &str) -> ArrowError {
+        ArrowError::InvalidArgumentError(format!(
+            "Invalid arithmetic operation: {lhs} {op} {rhs}: both sides must be decimals of one \
+             Arrow width (Decimal32, Decimal64, Decimal128 or Decimal256)"
+        ))
+    }
+
+    #[rstest]
+    #[case::add(BinaryOp::Add)]
+    #[case::sub(BinaryOp::Sub)]
+    #[case::mul(BinaryOp::Mul)]
+    #[case::div(BinaryOp::Div)]
+    fn arrow_mismatched_widths(#[case] op: BinaryOp) {
+        let a = d128(&[Some(1)], 10, 2);
+        let b = Decimal256Array::from(vec![i256::ONE]).with_precision_and_scale(10, 2).unwrap();
+        let f = arrow_op(op);
+        let want = |l: &str, r: &str| mismatch(l, op, r);
+        assert_arrow_fails(f(&a, &b), &want("Decimal128(10, 2)", "Decimal256(10, 2)"));
+        assert_arrow_fails(f(&b, &a), &want("Decimal256(10, 2)", "Decimal128(10, 2)"));
+        let s = Scalar::new(b);
+        assert_arrow_fails(f(&a, &s), &want("Decimal128(10, 2)", "Decimal256(10, 2)"));
+    }
+
+    fn ints() -> ArrayRef {
+        Arc::new(Int32Array::from(vec![1]))
+    }
+
+    fn floats() -> ArrayRef {
+        Arc::new(Float64Array::from(vec![1.0]))
+    }
+
+    fn decimal32() -> ArrayRef {
+        Arc::new(Decimal32Array::from(vec![1]).with_precision_and_scale(7, 2).unwrap())
+    }
+
+    fn decimal64() -> ArrayRef {
+        Arc::new(Decimal64Array::from(vec![1]).with_precision_and_scale(15, 3).unwrap())
+    }
+
+    #[rstest]
+    #[case::both_int32(ints(), ints(), "Int32", "Int32")]
+    #[case::decimal_and_int32(decimal32(), ints(), "Decimal32(7, 2)", "Int32")]
+    #[case::float_and_decimal(floats(), decimal64(), "Float64", "Decimal64(15, 3)")]
+    fn arrow_non_decimals(
+        #[case] lhs: ArrayRef,
+        #[case] rhs: ArrayRef,
+        #[case] lhs_type: &str,
+        #[case] rhs_type: &str,
+    ) {
+        for op in BinaryOp::ALL {
+            let got = arrow_op(op)(&lhs, &rhs);
+            assert_arrow_fails(got, &mismatch(lhs_type, op, rhs_type));
+        }
+    }
+
+    /// Types Arrow accepts but this crate or the Arrow profile does not: an
+    /// InvalidArgumentError carrying this crate's message.
+    #[rstest]
+    #[case::scale_below_minus_76(
+        BinaryOp::Add,
+        DataType::Decimal256(10, -100),
+        "invalid decimal type decimal(10,-100): precision must be 1..=76 and scale -76..=precision"
+    )]
+    #[case::precision_beyond_width(
+        BinaryOp::Sub,
+        DataType::Decimal128(39, 0),
+        "i128 storage is too narrow for decimal(39,0)"
+    )]
+    #[case::product_scale_beyond_max(
+        BinaryOp::Mul,
+        DataType::Decimal128(38, 20),
+        "no result type for decimal(38,20) * decimal(38,20): the product's scale 40 is \
+         outside -76..=38"
+    )]
+    fn arrow_unsupported_types(
+        #[case] op: BinaryOp,
+        #[case] data_type: DataType,
+        #[case] message: &str,
+    ) {
+        let array = arrow_array::new_null_array(&data_type, 2);
+        let want = ArrowError::InvalidArgumentError(message.into());
+        assert_arrow_fails(arrow_op(op)(&array, &array), &want);
+    }
+
+    /// A scalar operand without rows (which `Scalar::new` cannot build, but a
+    /// `Datum` implementation can).
+    struct EmptyScalar(Decimal128Array);
+
+    impl Datum for EmptyScalar {
+        fn get(&self) -> (&dyn Array, bool) {
+            (&self.0, true)
+        }
+    }
+
+    #[test]
+    fn arrow_scalar_without_rows() {
+        let empty = EmptyScalar(d128(&[], 10, 2));
+        let a = d128(&[Some(1)], 10, 2);
+        let want = ArrowError::InvalidArgumentError("a scalar operand has no rows".into());
+        assert_arrow_fails(add(&a, &empty), &want);
+        assert_arrow_fails(div(&empty, &a), &want);
+    }
+
+    #[rstest]
+    #[case::add(BinaryOp::Add, 3, 2)]
+    #[case::sub(BinaryOp::Sub, 2, 3)]
+    #[case::mul(BinaryOp::Mul, 0, 1)]
+    #[case::div(BinaryOp::Div, 1, 0)]
+    fn arrow_different_lengths(#[case] op: BinaryOp, #[case] lhs: usize, #[case] rhs: usize) {
+        let a = d128(&vec![Some(1); lhs], 10, 2);
+        let b = d128(&vec![Some(1); rhs], 10, 2);
+        let want = ArrowError::ComputeError(
+            "Cannot perform a binary operation on arrays of different length".into(),
+        );
+        assert_arrow_fails(arrow_op(op)(&a, &b), &want);
+    }
+
+    /// The first valid row whose result exceeds the result precision, with
+    /// both operands and the result type in the message.
+    #[rstest]
+    #[case::add(
+        BinaryOp::Add,
+        (vec![Some(1), None, Some(99_999_999_999_999_999_999_999_999_999_999_999_999)], 38, 0),
+        (vec![Some(1), Some(1), Some(1)], 38, 0),
+        "Overflow happened on: 99999999999999999999999999999999999999 + 1 (row 2): the \
+         result does not fit decimal(38,0)"
+    )]
+    #[case::sub(
+        BinaryOp::Sub,
+        (vec![Some(-99_999_999_999_999_999_999_999_999_999_999_999_999), Some(1)], 38, 0),
+        (vec![Some(1), Some(1)], 38, 0),
+        "Overflow happened on: -99999999999999999999999999999999999999 - 1 (row 0): the \
+         result does not fit decimal(38,0)"
+    )]
+    #[case::mul(
+        BinaryOp::Mul,
+        (vec![Some(1), Some(10_i128.pow(19))], 38, 2),
+        (vec![Some(1), Some(10_i128.pow(19))], 20, 0),
+        "Overflow happened on: 100000000000000000.00 * 10000000000000000000 (row 1): the \
+             result does not fit decimal(38,2)"
+    )]
+    #[case::div(
+        BinaryOp::Div,
+        (vec![Some(10_i128.pow(37)), Some(1)], 38, 0),
+        (vec![Some(1), Some(1)], 38, 38),
+        "Overflow happened on: 10000000000000000000000000000000000000 / \
+         0.00000000000000000000000000000000000001 (row 0): the result does not fit \
+         decimal(38,4)"
+    )]
+    fn arrow_overflow(
+        #[case] op: BinaryOp,
+        #[case] lhs: (Vec<Option<i128>>, u8, i8),
+        #[case] rhs: (Vec<Option<i128>>, u8, i8),
+        #[case] message: &str,
+    ) {
+        let (a, b) = (d128(&lhs.0, lhs.1, lhs.2), d128(&rhs.0, rhs.1, rhs.2));
+        assert_arrow_fails(arrow_op(op)(&a, &b), &ArrowError::ArithmeticOverflow(message.into()));
+    }
+
+    #[test]
+    fn arrow_divide_by_zero() {
+        let a = d128(&[Some(100), Some(200), Some(300)], 10, 2);
+        let zero_at_1 = d128(&[Some(100), Some(0), Some(100)], 10, 2);
+        assert_arrow_fails(div(&a, &zero_at_1), &ArrowError::DivideByZero);
+        let zero = Scalar::new(d128(&[Some(0)], 10, 2));
+        assert_arrow_fails(div(&a, &zero), &ArrowError::DivideByZero);
+        // A zero under a null row is no error: that row is null.
+        let zero_under_null = d128(&[Some(100), None, Some(100)], 10, 2);
+        let got = div(&a, &zero_under_null).unwrap();
+        let got = DecimalArray::from_arrow(&got).unwrap();
+        assert_eq!(got.to_strs(), [Some("1.000000".into()), None, Some("3.000000".into())]);
+        let null_dividend = d128(&[None, None, None], 10, 2);
+        assert_eq!(div(&null_dividend, &zero_at_1).unwrap().null_count(), 3);
+    }
+
+    #[rstest]
+    #[case::add(BinaryOp::Add)]
+    #[case::sub(BinaryOp::Sub)]
+    #[case::mul(BinaryOp::Mul)]
+    #[case::div(BinaryOp::Div)]
+    fn arrow_empty_and_all_null_are_not_errors(#[case] op: BinaryOp) {
+        let f = arrow_op(op);
+        let empty = d128(&[], 10, 2);
+        assert_eq!(f(&empty, &empty).unwrap().len(), 0);
+        let zero = Scalar::new(d128(&[Some(0)], 10, 2));
+        assert_eq!(f(&empty, &zero).unwrap().len(), 0);
+        let nulls = d128(&[None, None], 10, 2);
+        let got = f(&nulls, &nulls).unwrap();
+        assert_eq!((got.len(), got.null_count()), (2, 2));
+        let got = f(&nulls, &zero).unwrap();
+        assert_eq!((got.len(), got.null_count()), (2, 2));
+        let null = Scalar::new(d128(&[None], 10, 2));
+        let full = d128(&[Some(99_999_999), Some(0)], 10, 2);
+        let got = f(&full, &null).unwrap();
+        assert_eq!((got.len(), got.null_count()), (2, 2));
+    }
+
+    /// Any Arrow decimal type (valid or not: zero precision, precision beyond
+    /// the width, scales down to -128) with the native extremes as values:
+    /// every call returns a result or one of the four documented errors.
+    #[test]
+    fn arrow_any_type_and_value_never_panics() {
+        let widths: [fn(u8, i8) -> DataType; 4] =
+            [DataType::Decimal32, DataType::Decimal64, DataType::Decimal128, DataType::Decimal256];
+        let mut pairs = Vec::new();
+        for width in widths {
+            let mut types = Vec::new();
+            for p in [0, 1, 9, 10, 38, 39, 76, 77] {
+                for s in [i8::MIN, -77, -76, 0, 2, 38, 77] {
+                    types.push(width(p, s));
+                }
+            }
+            let n = types.len();
+            for i in 0..n {
+                for j in [i, (i + 1) % n, (i + 8) % n] {
+                    pairs.push((types[i].clone(), types[j].clone()));
+                }
+            }
+        }
+        let array = |data_type: &DataType| -> ArrayRef {
+            let dt = data_type.clone();
+            match data_type {
+                DataType::Decimal32(..) => Arc::new(
+                    Decimal32Array::from(vec![Some(i32::MIN), Some(i32::MAX), None, Some(0)])
+                        .with_data_type(dt),
+                ),
+                DataType::Decimal64(..) => Arc::new(
+                    Decimal64Array::from(vec![Some(i64::MIN), Some(i64::MAX), None, Some(0)])
+                        .with_data_type(dt),
+                ),
+                DataType::Decimal128(..) => Arc::new(
+                    Decimal128Array::from(vec![Some(i128::MIN), Some(i128::MAX), None, Some(0)])
+                        .with_data_type(dt),
+                ),
+                _ => Arc::new(
+                    Decimal256Array::from(vec![
+                        Some(i256::MIN),
+                        Some(i256::MAX),
+                        None,
+                        Some(i256::ZERO),
+                    ])
+                    .with_data_type(dt),
+                ),
+            }
+        };
+        for (l, r) in &pairs {
+            let (l, r) = (array(l), array(r));
+            for op in BinaryOp::ALL {
+                for got in [
+                    arrow_op(op)(&l, &r),
+                    arrow_op(op)(&l, &Scalar::new(r.slice(0, 1))),
+                    arrow_op(op)(&Scalar::new(l.slice(3, 1)), &r),
+                ] {
+                    if let Err(e) = got {
+                        assert!(
+                            matches!(
+                                e,
+                                ArrowError::InvalidArgumentError(_)
+                                    | ArrowError::ArithmeticOverflow(_)
+                                    | ArrowError::DivideByZero
+                            ),
+                            "{e:?}"
+                        );
+                    }
+                }
+            }
+            let _ = DecimalArray::from_arrow(&l).map(|a| a.to_arrow());
+        }
+    }
+}
