@@ -7,10 +7,14 @@
 //!
 //! The sum needs one bit more than the larger aligned operand; the call runs in
 //! the narrowest work type with that many bits. Same-scale operands skip the
-//! multiplications altogether ([`Sum`]); others use [`ScaledSum`].
+//! multiplications altogether ([`Sum`]); others use [`ScaledSum`]. Same-scale
+//! operands whose sum may need more bits than their storage holds are added in
+//! the storage's own width instead, with no pass to measure them: a carry out
+//! of that width means the exact sum exceeds every bound the width can hold,
+//! so the carry is an overflow like a result beyond the bound ([`CarriedSum`]).
 
-use crate::arity::{Frame, KernelError, Output, RowKernel, overflow_flag, run};
-use crate::plan::{Operand, WorkWidth, needs_check, plan, shift_bits, with_work};
+use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, overflow_flag, run};
+use crate::plan::{Operand, Plan, WorkWidth, needs_check, plan, shift_bits, with_work};
 use crate::storage::Storage;
 use crate::work::Work;
 
@@ -42,16 +46,22 @@ impl SumSpec {
         lhs.max(rhs) + 1
     }
 
-    /// The work type and whether results need the precision check.
-    pub(crate) fn plan<S: Storage>(
-        &self,
-        lhs: &Operand<'_, S>,
-        rhs: &Operand<'_, S>,
-    ) -> (WorkWidth, bool) {
-        // Measuring pays as soon as the sum would leave i64.
-        let plan =
-            plan(lhs, rhs, WorkWidth::I128, |l, r| WorkWidth::for_bits(self.result_bits(l, r)));
-        (plan.width, needs_check(self.result_bits(plan.lhs, plan.rhs), self.result_precision))
+    /// The work type and how results are checked.
+    pub(crate) fn plan<S: Storage>(&self, lhs: &Operand<'_, S>, rhs: &Operand<'_, S>) -> SumPlan {
+        let width_for = |l, r| WorkWidth::for_bits(self.result_bits(l, r));
+        let checked = |p: Plan| {
+            let check = needs_check(self.result_bits(p.lhs, p.rhs), self.result_precision);
+            SumPlan::Within { width: p.width, checked: check }
+        };
+        if !self.aligned() {
+            // Measuring pays as soon as the scaled sum would leave i64.
+            return checked(plan(lhs, rhs, WorkWidth::I128, width_for));
+        }
+        // Declared bounds are trusted as they are (measuring would cost a
+        // pass as long as the add itself).
+        let declared = plan(lhs, rhs, WorkWidth::Wide, width_for);
+        let native = WorkWidth::for_bits(<S::Native as Work>::MAGNITUDE_BITS);
+        if declared.width <= native { checked(declared) } else { SumPlan::Carried }
     }
 
     /// Whether the operands are already at the result scale.
@@ -66,6 +76,22 @@ impl SumSpec {
             bound: W::precision_bound(self.result_precision.into()),
         }
     }
+}
+
+/// How a sum or difference runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SumPlan {
+    /// In `width`, which holds every result; `checked`: whether results can
+    /// exceed the precision at all.
+    Within {
+        /// The work type.
+        width: WorkWidth,
+        /// Whether results are compared with the bound.
+        checked: bool,
+    },
+    /// Same-scale operands in the storage's own width, a carry out of it
+    /// counting as overflow.
+    Carried,
 }
 
 /// `a + b`, operands at the result scale; `CHECKED`: whether results can
@@ -97,6 +123,21 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledSum<CHECKED> {
     }
 }
 
+/// `a + b` in the storage's own width, operands at the result scale: a carry
+/// out of the width, or a result beyond the bound, is an overflow.
+#[derive(Clone, Copy, Debug)]
+pub struct CarriedSum;
+
+impl<W: Work> RowKernel<W> for CarriedSum {
+    type Constants = SumConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
+        let (r, carried) = a.overflowing_add(b);
+        (r, OVERFLOW * u8::from(carried | r.exceeds(c.bound)))
+    }
+}
+
 /// Adds `lhs` and `rhs` row by row.
 ///
 /// # Errors
@@ -109,15 +150,134 @@ pub fn add<S: Storage>(
     spec: &SumSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let (width, checked) = spec.plan(&lhs, &rhs);
     let (l, r) = (lhs.input, rhs.input);
-    with_work!(width, W => {
-        let c = spec.constants::<W>();
-        match (spec.aligned(), checked) {
-            (true, true) => run::<S, W, Sum<true>>(l, r, &c, frame),
-            (true, false) => run::<S, W, Sum<false>>(l, r, &c, frame),
-            (false, true) => run::<S, W, ScaledSum<true>>(l, r, &c, frame),
-            (false, false) => run::<S, W, ScaledSum<false>>(l, r, &c, frame),
+    match spec.plan(&lhs, &rhs) {
+        SumPlan::Carried => {
+            run::<S, S::Native, CarriedSum>(l, r, &spec.constants::<S::Native>(), frame)
         }
-    })
+        SumPlan::Within { width, checked } => with_work!(width, W => {
+            let c = spec.constants::<W>();
+            match (spec.aligned(), checked) {
+                (true, true) => run::<S, W, Sum<true>>(l, r, &c, frame),
+                (true, false) => run::<S, W, Sum<false>>(l, r, &c, frame),
+                (false, true) => run::<S, W, ScaledSum<true>>(l, r, &c, frame),
+                (false, false) => run::<S, W, ScaledSum<false>>(l, r, &c, frame),
+            }
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arity::{Input, OverflowPolicy, Policies};
+    use crate::plan::Magnitude;
+    use crate::sub::sub;
+    use arrow_buffer::i256;
+    use rstest::rstest;
+
+    fn same_scale(result_precision: u8) -> SumSpec {
+        SumSpec { lhs_shift: 0, rhs_shift: 0, result_precision }
+    }
+
+    fn array<S: Storage>(values: &[S], magnitude: Magnitude) -> Operand<'_, S> {
+        Operand { input: Input::Array(values), magnitude }
+    }
+
+    /// `add` or `sub` over one storage type.
+    type SumKernel<S> =
+        fn(Operand<'_, S>, Operand<'_, S>, &SumSpec, &Frame<'_>) -> Result<Output<S>, KernelError>;
+
+    /// Runs `op` under the `Null` policy and returns each row's value, `None`
+    /// where it overflowed; also checks that `Error` names the first of them.
+    #[track_caller]
+    fn rows<S: Storage>(
+        op: SumKernel<S>,
+        (a, b): (&[S], &[S]),
+        magnitude: Magnitude,
+        spec: &SumSpec,
+    ) -> Vec<Option<S>> {
+        let null = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
+        let frame = Frame { len: a.len(), nulls: None, policies: null };
+        let out = op(array(a, magnitude), array(b, magnitude), spec, &frame).unwrap();
+        let got: Vec<Option<S>> = (0..a.len())
+            .map(|i| out.nulls.as_ref().is_none_or(|n| n.is_valid(i)).then(|| out.values[i]))
+            .collect();
+        let frame = Frame { policies: Policies::default(), ..frame };
+        let first = got.iter().position(Option::is_none);
+        let error = op(array(a, magnitude), array(b, magnitude), spec, &frame).err();
+        assert_eq!(error, first.map(|row| KernelError::Overflow { row }));
+        got
+    }
+
+    #[test]
+    fn plans_trust_narrow_declarations_and_carry_wide_ones() {
+        let (small, big) = ([1i128, 2], [i128::MAX, i128::MIN]);
+        let declared = |p| array(&small[..], Magnitude::Precision(p));
+        assert_eq!(
+            same_scale(19).plan(&declared(18), &declared(18)),
+            SumPlan::Within { width: WorkWidth::I64, checked: false }
+        );
+        assert_eq!(
+            same_scale(38).plan(&declared(30), &declared(30)),
+            SumPlan::Within { width: WorkWidth::I128, checked: false }
+        );
+        assert_eq!(same_scale(38).plan(&declared(38), &declared(38)), SumPlan::Carried);
+        let unknown = array(&big[..], Magnitude::Unknown);
+        assert_eq!(same_scale(38).plan(&unknown, &unknown), SumPlan::Carried);
+        // Different scales keep the measured plan.
+        let scaled = SumSpec { lhs_shift: 1, rhs_shift: 0, result_precision: 38 };
+        let money = array(&small[..], Magnitude::Precision(38));
+        assert_eq!(
+            scaled.plan(&money, &money),
+            SumPlan::Within { width: WorkWidth::I64, checked: false }
+        );
+    }
+
+    #[rstest]
+    #[case::max_plus_max_carries(i128::MAX, i128::MAX, None)]
+    #[case::min_plus_min_carries(i128::MIN, i128::MIN, None)]
+    #[case::min_plus_minus_one_carries(i128::MIN, -1, None)]
+    #[case::nines_plus_nines_carries(10i128.pow(38) - 1, 10i128.pow(38) - 1, None)]
+    #[case::nines_plus_one_exceeds(10i128.pow(38) - 1, 1, None)]
+    #[case::minus_nines_minus_one_exceeds(1 - 10i128.pow(38), -1, None)]
+    #[case::nines_plus_zero_fits(10i128.pow(38) - 1, 0, Some(10i128.pow(38) - 1))]
+    #[case::opposite_extremes_cancel(i128::MAX, i128::MIN + 1, Some(0))]
+    fn carried_sum_in_i128(#[case] a: i128, #[case] b: i128, #[case] want: Option<i128>) {
+        let spec = same_scale(38);
+        for magnitude in [Magnitude::Unknown, Magnitude::Precision(38)] {
+            let got = rows(add::<i128>, (&[a, 7], &[b, 8]), magnitude, &spec);
+            assert_eq!(got, [want, Some(15)], "{magnitude:?}");
+        }
+    }
+
+    #[rstest]
+    #[case::min_minus_one_borrows(i128::MIN, 1, None)]
+    #[case::max_minus_min_borrows(i128::MAX, i128::MIN, None)]
+    #[case::minus_nines_minus_nines_borrows(1 - 10i128.pow(38), 10i128.pow(38) - 1, None)]
+    #[case::nines_minus_minus_one_exceeds(10i128.pow(38) - 1, -1, None)]
+    #[case::max_minus_max_is_zero(i128::MAX, i128::MAX, Some(0))]
+    fn carried_difference_in_i128(#[case] a: i128, #[case] b: i128, #[case] want: Option<i128>) {
+        let got = rows(sub::<i128>, (&[a, 7], &[b, 8]), Magnitude::Unknown, &same_scale(38));
+        assert_eq!(got, [want, Some(-1)]);
+    }
+
+    #[test]
+    fn carried_sums_in_i64_and_i256() {
+        let spec = same_scale(18);
+        let (a, b) = ([i64::MAX, i64::MIN, 5], [1, -1, -6]);
+        assert_eq!(rows(add::<i64>, (&a, &b), Magnitude::Unknown, &spec), [None, None, Some(-1)]);
+        assert_eq!(rows(sub::<i64>, (&b, &a), Magnitude::Unknown, &spec), [None, None, Some(-11)]);
+        let spec = same_scale(76);
+        let nines = i256::from_string(&"9".repeat(76)).unwrap();
+        let a = [i256::MAX, i256::MIN, nines, nines];
+        let b = [i256::ONE, i256::MINUS_ONE, i256::ONE, i256::MINUS_ONE];
+        let want = [None, None, None, Some(nines.wrapping_sub(i256::ONE))];
+        assert_eq!(rows(add::<i256>, (&a, &b), Magnitude::Unknown, &spec), want);
+        let sum =
+            rows(add::<i256>, (&[nines], &[nines.wrapping_neg()]), Magnitude::Precision(76), &spec);
+        assert_eq!(sum, [Some(i256::ZERO)]);
+        let b = b.map(i256::wrapping_neg);
+        assert_eq!(rows(sub::<i256>, (&a, &b), Magnitude::Unknown, &spec), want);
+    }
 }

@@ -7,6 +7,8 @@ use crate::work::Work;
 /// A native integer type that holds decimal values in a buffer: `i8`, `i16`,
 /// `i32`, `i64`, `i128` or arrow's `i256`.
 pub trait Storage: ArrowNativeType + core::fmt::Debug {
+    /// The narrowest work type holding every stored value.
+    type Native: Work;
     /// Loads a stored value into a work type (wrapping if the plan chose a
     /// work type narrower than the storage, which it only does for values
     /// known to fit).
@@ -25,6 +27,7 @@ pub trait Storage: ArrowNativeType + core::fmt::Debug {
 macro_rules! small_storage {
     ($($t:ty),*) => {$(
         impl Storage for $t {
+            type Native = i64;
             #[inline(always)]
             fn load<W: Work>(self) -> W {
                 W::from_i64(i64::from(self))
@@ -43,6 +46,7 @@ macro_rules! small_storage {
 small_storage!(i8, i16, i32, i64);
 
 impl Storage for i128 {
+    type Native = i128;
     #[inline(always)]
     fn load<W: Work>(self) -> W {
         W::from_i128(self)
@@ -63,6 +67,7 @@ impl Storage for i128 {
 }
 
 impl Storage for i256 {
+    type Native = ethnum::I256;
     #[inline(always)]
     fn load<W: Work>(self) -> W {
         W::from_i256(self)

@@ -2,10 +2,12 @@
 //!
 //! Formula: `r = a * 10^ka - b * 10^kb`, both operands aligned exactly to the
 //! larger scale (the same alignment and width choice as addition, see
-//! [`SumSpec`]). Exact, so no rounding; overflow when `|r| > 10^p - 1`.
+//! [`SumSpec`], including the storage-width difference whose borrow out of the
+//! width is an overflow). Exact, so no rounding; overflow when
+//! `|r| > 10^p - 1`.
 
-use crate::add::{SumConstants, SumSpec};
-use crate::arity::{Frame, KernelError, Output, RowKernel, overflow_flag, run};
+use crate::add::{SumConstants, SumPlan, SumSpec};
+use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, overflow_flag, run};
 use crate::plan::{Operand, with_work};
 use crate::storage::Storage;
 use crate::work::Work;
@@ -39,6 +41,21 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledDifference<CHECKED> {
     }
 }
 
+/// `a - b` in the storage's own width, operands at the result scale: a borrow
+/// out of the width, or a result beyond the bound, is an overflow.
+#[derive(Clone, Copy, Debug)]
+pub struct CarriedDifference;
+
+impl<W: Work> RowKernel<W> for CarriedDifference {
+    type Constants = SumConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
+        let (r, borrowed) = a.overflowing_sub(b);
+        (r, OVERFLOW * u8::from(borrowed | r.exceeds(c.bound)))
+    }
+}
+
 /// Subtracts `rhs` from `lhs` row by row.
 ///
 /// # Errors
@@ -49,15 +66,19 @@ pub fn sub<S: Storage>(
     spec: &SumSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let (width, checked) = spec.plan(&lhs, &rhs);
     let (l, r) = (lhs.input, rhs.input);
-    with_work!(width, W => {
-        let c = spec.constants::<W>();
-        match (spec.aligned(), checked) {
-            (true, true) => run::<S, W, Difference<true>>(l, r, &c, frame),
-            (true, false) => run::<S, W, Difference<false>>(l, r, &c, frame),
-            (false, true) => run::<S, W, ScaledDifference<true>>(l, r, &c, frame),
-            (false, false) => run::<S, W, ScaledDifference<false>>(l, r, &c, frame),
+    match spec.plan(&lhs, &rhs) {
+        SumPlan::Carried => {
+            run::<S, S::Native, CarriedDifference>(l, r, &spec.constants::<S::Native>(), frame)
         }
-    })
+        SumPlan::Within { width, checked } => with_work!(width, W => {
+            let c = spec.constants::<W>();
+            match (spec.aligned(), checked) {
+                (true, true) => run::<S, W, Difference<true>>(l, r, &c, frame),
+                (true, false) => run::<S, W, Difference<false>>(l, r, &c, frame),
+                (false, true) => run::<S, W, ScaledDifference<true>>(l, r, &c, frame),
+                (false, false) => run::<S, W, ScaledDifference<false>>(l, r, &c, frame),
+            }
+        }),
+    }
 }

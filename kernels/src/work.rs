@@ -40,6 +40,10 @@ pub trait Work: Copy + PartialEq + PartialOrd + core::fmt::Debug + Send + Sync +
     /// Product, and whether it left the type (saturating types never do: a
     /// saturated product already exceeds every decimal bound).
     fn overflowing_mul(self, rhs: Self) -> (Self, bool);
+    /// Sum, and whether it left the type (never, for saturating types).
+    fn overflowing_add(self, rhs: Self) -> (Self, bool);
+    /// Difference, and whether it left the type (never, for saturating types).
+    fn overflowing_sub(self, rhs: Self) -> (Self, bool);
     /// Negation.
     fn neg(self) -> Self;
     /// Whether the value is below zero.
@@ -120,6 +124,14 @@ macro_rules! wrapping_work_arith {
         #[inline(always)]
         fn overflowing_mul(self, rhs: Self) -> (Self, bool) {
             Self::overflowing_mul(self, rhs)
+        }
+        #[inline(always)]
+        fn overflowing_add(self, rhs: Self) -> (Self, bool) {
+            Self::overflowing_add(self, rhs)
+        }
+        #[inline(always)]
+        fn overflowing_sub(self, rhs: Self) -> (Self, bool) {
+            Self::overflowing_sub(self, rhs)
         }
         #[inline(always)]
         fn neg(self) -> Self {
@@ -310,6 +322,12 @@ impl Work for I512 {
     }
     fn overflowing_mul(self, rhs: Self) -> (Self, bool) {
         (self.saturating_mul(rhs), false)
+    }
+    fn overflowing_add(self, rhs: Self) -> (Self, bool) {
+        (self.saturating_add(rhs), false)
+    }
+    fn overflowing_sub(self, rhs: Self) -> (Self, bool) {
+        (self.saturating_sub(rhs), false)
     }
     fn neg(self) -> Self {
         I512::neg(self)
