@@ -77,7 +77,9 @@ impl DecimalArray {
     /// # Errors
     /// [`DecimalError::NotDecimal`] for any other array;
     /// [`DecimalError::InvalidType`] for an Arrow type outside this crate's
-    /// range (a scale below -76).
+    /// range (a scale below -76); [`DecimalError::StorageTooNarrow`] for a
+    /// precision its Arrow width cannot hold (Arrow accepts a
+    /// `Decimal128(39, 0)` type, whose values need more than 128 bits).
     pub fn from_arrow(array: &dyn Array) -> Result<Self, DecimalError> {
         let (dtype, width) = decimal_type(array.data_type())?;
         let nulls = array.nulls().cloned();

@@ -52,8 +52,10 @@ impl Magic64 {
     #[inline(always)]
     #[must_use]
     pub fn div_rem(&self, n: i64) -> (i64, i64) {
-        let q = self.quotient(n.unsigned_abs()) as i64;
-        let q = if n < 0 { q.wrapping_neg() } else { q };
+        // The sign restored with a mask, not a branch: signs of data are
+        // unpredictable (`sign` is 0 or -1, `(q ^ sign) - sign` is `q` or `-q`).
+        let sign = n >> 63;
+        let q = ((self.quotient(n.unsigned_abs()) as i64) ^ sign).wrapping_sub(sign);
         (q, n.wrapping_sub(q.wrapping_mul(self.divisor as i64)))
     }
 }
@@ -116,8 +118,9 @@ impl Magic128 {
     #[inline(always)]
     #[must_use]
     pub fn div_rem(&self, n: i128) -> (i128, i128) {
-        let q = self.quotient(n.unsigned_abs()) as i128;
-        let q = if n < 0 { q.wrapping_neg() } else { q };
+        // As in `Magic64::div_rem`: the sign restored with a mask.
+        let sign = n >> 127;
+        let q = ((self.quotient(n.unsigned_abs()) as i128) ^ sign).wrapping_sub(sign);
         (q, n.wrapping_sub(q.wrapping_mul(self.divisor as i128)))
     }
 }

@@ -1,6 +1,6 @@
 //! The native integer types decimal values are stored in.
 
-use arrow_buffer::{ArrowNativeType, i256};
+use arrow_buffer::{ArrowNativeType, ToByteSlice, i256};
 
 use crate::work::Work;
 
@@ -56,11 +56,15 @@ impl Storage for i128 {
         value.wrapping_to_i128()
     }
     fn magnitude_bits(values: &[Self]) -> u32 {
-        // Word by word, so that the pass vectorizes.
-        let (low, high) = values.iter().fold((0u64, 0u64), |(low, high), &v| {
-            let h = (v >> 64) as i64;
+        // Over the little-endian bytes, as pairs of 64-bit words: the compiler
+        // vectorizes this form, not one over `i128` values.
+        let (words, _) = values.to_byte_slice().as_chunks::<16>();
+        let (low, high) = words.iter().fold((0u64, 0u64), |(low, high), v| {
+            let (l, h) = v.split_at(8);
+            let l = u64::from_le_bytes(l.try_into().unwrap_or_default());
+            let h = i64::from_le_bytes(h.try_into().unwrap_or_default());
             let sign = h >> 63;
-            (low | (v as u64 ^ sign as u64), high | (h ^ sign) as u64)
+            (low | (l ^ sign as u64), high | (h ^ sign) as u64)
         });
         word_bits(&[low, high]) + 1
     }
@@ -77,10 +81,13 @@ impl Storage for i256 {
         value.wrapping_to_i256()
     }
     fn magnitude_bits(values: &[Self]) -> u32 {
+        // As for `i128`: over the bytes, as four 64-bit words per value.
+        let (values, _) = values.to_byte_slice().as_chunks::<32>();
         let words = values.iter().fold([0u64; 4], |acc, v| {
-            let (low, high) = v.to_parts();
-            let sign = (high >> 127) as u64;
-            let parts = [low as u64, (low >> 64) as u64, high as u64, (high >> 64) as u64];
+            let (words, _) = v.as_chunks::<8>();
+            let parts: [u64; 4] =
+                core::array::from_fn(|i| words.get(i).map_or(0, |w| u64::from_le_bytes(*w)));
+            let sign = ((parts[3] as i64) >> 63) as u64;
             core::array::from_fn(|i| acc[i] | (parts[i] ^ sign))
         });
         word_bits(&words) + 1
