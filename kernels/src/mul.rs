@@ -59,9 +59,14 @@ impl MulSpec {
         lhs: &Operand<'_, S>,
         rhs: &Operand<'_, S>,
     ) -> (WorkWidth, bool, bool) {
-        // A plain product of i64 values is one widening multiply in i128, cheaper
-        // than the pass; a rescaled one divides, and measuring pays from i128.
-        let measure_from = if self.shift > 0 { WorkWidth::I128 } else { WorkWidth::I256 };
+        // A rescaled product divides, and measuring pays from i128. A plain
+        // product of values stored in i128 or wider is one widening multiply,
+        // cheaper than the pass over two wide columns; values stored in 64 bits
+        // are measured cheaply, and a product that then fits i64 vectorizes
+        // where a 64-bit multiply with an overflow check does not.
+        let narrow_storage = <S::Native as Work>::MAGNITUDE_BITS <= i64::MAGNITUDE_BITS;
+        let measure_from =
+            if self.shift > 0 || narrow_storage { WorkWidth::I128 } else { WorkWidth::I256 };
         let plan = plan(lhs, rhs, measure_from, |l, r| WorkWidth::for_bits(self.work_bits(l, r)));
         let checked = self.shift > 0
             || needs_check(self.work_bits(plan.lhs, plan.rhs), self.result_precision);
