@@ -12,8 +12,15 @@
 //! the storage's own width instead, with no pass to measure them: a carry out
 //! of that width means the exact sum exceeds every bound the width can hold,
 //! so the carry is an overflow like a result beyond the bound ([`CarriedSum`]).
+//!
+//! The kernels and the choice among them serve subtraction too: they are
+//! generic over the [`SumOperator`], [`Plus`] here and `Minus` in `sub`.
 
-use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, overflow_flag, run};
+use core::marker::PhantomData;
+
+use crate::arity::{
+    Frame, KernelError, Output, RowKernel, left_or_overflow_flag, overflow_flag, run,
+};
 use crate::plan::{Operand, Plan, WorkWidth, needs_check, plan, shift_bits, with_work};
 use crate::storage::Storage;
 use crate::work::Work;
@@ -78,6 +85,30 @@ impl SumSpec {
     }
 }
 
+/// Whether the right operand is added or subtracted: the one thing that tells
+/// a difference from a sum.
+pub trait SumOperator: Copy + Send + Sync + 'static {
+    /// `a ± b`, wrapping.
+    fn combine<W: Work>(a: W, b: W) -> W;
+    /// `a ± b`, and whether it left the type.
+    fn overflowing<W: Work>(a: W, b: W) -> (W, bool);
+}
+
+/// Addition.
+#[derive(Clone, Copy, Debug)]
+pub struct Plus;
+
+impl SumOperator for Plus {
+    #[inline(always)]
+    fn combine<W: Work>(a: W, b: W) -> W {
+        a.add(b)
+    }
+    #[inline(always)]
+    fn overflowing<W: Work>(a: W, b: W) -> (W, bool) {
+        a.overflowing_add(b)
+    }
+}
+
 /// How a sum or difference runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SumPlan {
@@ -94,47 +125,71 @@ pub(crate) enum SumPlan {
     Carried,
 }
 
-/// `a + b`, operands at the result scale; `CHECKED`: whether results can
+/// `a ± b`, operands at the result scale; `CHECKED`: whether results can
 /// exceed the precision at all.
 #[derive(Clone, Copy, Debug)]
-pub struct Sum<const CHECKED: bool>;
+pub struct Sum<O, const CHECKED: bool>(PhantomData<O>);
 
-impl<W: Work, const CHECKED: bool> RowKernel<W> for Sum<CHECKED> {
+impl<W: Work, O: SumOperator, const CHECKED: bool> RowKernel<W> for Sum<O, CHECKED> {
     type Constants = SumConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let r = a.add(b);
+        let r = O::combine(a, b);
         (r, overflow_flag::<W, CHECKED>(r, c.bound))
     }
 }
 
-/// `a * 10^ka + b * 10^kb`.
+/// `a * 10^ka ± b * 10^kb`.
 #[derive(Clone, Copy, Debug)]
-pub struct ScaledSum<const CHECKED: bool>;
+pub struct ScaledSum<O, const CHECKED: bool>(PhantomData<O>);
 
-impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledSum<CHECKED> {
+impl<W: Work, O: SumOperator, const CHECKED: bool> RowKernel<W> for ScaledSum<O, CHECKED> {
     type Constants = SumConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let r = a.mul(c.lhs_factor).add(b.mul(c.rhs_factor));
+        let r = O::combine(a.mul(c.lhs_factor), b.mul(c.rhs_factor));
         (r, overflow_flag::<W, CHECKED>(r, c.bound))
     }
 }
 
-/// `a + b` in the storage's own width, operands at the result scale: a carry
-/// out of the width, or a result beyond the bound, is an overflow.
+/// `a ± b` in the storage's own width, operands at the result scale: a carry
+/// or borrow out of the width, or a result beyond the bound, is an overflow.
 #[derive(Clone, Copy, Debug)]
-pub struct CarriedSum;
+pub struct CarriedSum<O>(PhantomData<O>);
 
-impl<W: Work> RowKernel<W> for CarriedSum {
+impl<W: Work, O: SumOperator> RowKernel<W> for CarriedSum<O> {
     type Constants = SumConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let (r, carried) = a.overflowing_add(b);
-        (r, OVERFLOW * u8::from(carried | r.exceeds(c.bound)))
+        let (r, carried) = O::overflowing(a, b);
+        (r, left_or_overflow_flag(r, carried, c.bound))
+    }
+}
+
+/// Combines `lhs` and `rhs` row by row with `O`, in the kernel the plan picks.
+pub(crate) fn sum<S: Storage, O: SumOperator>(
+    lhs: Operand<'_, S>,
+    rhs: Operand<'_, S>,
+    spec: &SumSpec,
+    frame: &Frame<'_>,
+) -> Result<Output<S>, KernelError> {
+    let (l, r) = (lhs.input, rhs.input);
+    match spec.plan(&lhs, &rhs) {
+        SumPlan::Carried => {
+            run::<S, S::Native, CarriedSum<O>>(l, r, &spec.constants::<S::Native>(), frame)
+        }
+        SumPlan::Within { width, checked } => with_work!(width, W => {
+            let c = spec.constants::<W>();
+            match (spec.aligned(), checked) {
+                (true, true) => run::<S, W, Sum<O, true>>(l, r, &c, frame),
+                (true, false) => run::<S, W, Sum<O, false>>(l, r, &c, frame),
+                (false, true) => run::<S, W, ScaledSum<O, true>>(l, r, &c, frame),
+                (false, false) => run::<S, W, ScaledSum<O, false>>(l, r, &c, frame),
+            }
+        }),
     }
 }
 
@@ -150,21 +205,7 @@ pub fn add<S: Storage>(
     spec: &SumSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let (l, r) = (lhs.input, rhs.input);
-    match spec.plan(&lhs, &rhs) {
-        SumPlan::Carried => {
-            run::<S, S::Native, CarriedSum>(l, r, &spec.constants::<S::Native>(), frame)
-        }
-        SumPlan::Within { width, checked } => with_work!(width, W => {
-            let c = spec.constants::<W>();
-            match (spec.aligned(), checked) {
-                (true, true) => run::<S, W, Sum<true>>(l, r, &c, frame),
-                (true, false) => run::<S, W, Sum<false>>(l, r, &c, frame),
-                (false, true) => run::<S, W, ScaledSum<true>>(l, r, &c, frame),
-                (false, false) => run::<S, W, ScaledSum<false>>(l, r, &c, frame),
-            }
-        }),
-    }
+    sum::<S, Plus>(lhs, rhs, spec, frame)
 }
 
 #[cfg(test)]

@@ -27,6 +27,14 @@ pub(crate) fn overflow_flag<W: Work, const CHECKED: bool>(r: W, bound: W) -> u8 
     if CHECKED { OVERFLOW * u8::from(r.exceeds(bound)) } else { 0 }
 }
 
+/// [`OVERFLOW`] when the operation left the work type or `|r| > bound`: for
+/// loops in a type that holds the result bound but not every intermediate, where
+/// leaving the type means the exact result exceeds every bound the type holds.
+#[inline(always)]
+pub(crate) fn left_or_overflow_flag<W: Work>(r: W, left_the_type: bool, bound: W) -> u8 {
+    OVERFLOW * u8::from(left_the_type | r.exceeds(bound))
+}
+
 /// The per-row arithmetic of one operator shape, in work type `W`, with the
 /// constants it needs hoisted into `Constants` once per call.
 pub trait RowKernel<W: Work> {

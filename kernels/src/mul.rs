@@ -11,7 +11,9 @@
 //! widest operands is the saturating 512-bit type: a 76-digit product rescaled
 //! down is exact even though it never fits 256 bits.
 
-use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, overflow_flag, run};
+use crate::arity::{
+    Frame, KernelError, OVERFLOW, Output, RowKernel, left_or_overflow_flag, overflow_flag, run,
+};
 use crate::plan::{Operand, WorkWidth, needs_check, plan, shift_bits, with_work};
 use crate::pow10::precision_bits;
 use crate::rounding::{Rounding, RoundingMode};
@@ -111,7 +113,7 @@ impl<W: Work> RowKernel<W> for OverflowingProduct {
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let (r, left_the_type) = a.overflowing_mul(b);
-        (r, OVERFLOW * u8::from(left_the_type | r.exceeds(c.bound)))
+        (r, left_or_overflow_flag(r, left_the_type, c.bound))
     }
 }
 

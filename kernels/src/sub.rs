@@ -6,53 +6,25 @@
 //! width is an overflow). Exact, so no rounding; overflow when
 //! `|r| > 10^p - 1`.
 
-use crate::add::{SumConstants, SumPlan, SumSpec};
-use crate::arity::{Frame, KernelError, OVERFLOW, Output, RowKernel, overflow_flag, run};
-use crate::plan::{Operand, with_work};
+use crate::add::{SumOperator, SumSpec, sum};
+use crate::arity::{Frame, KernelError, Output};
+use crate::plan::Operand;
 use crate::storage::Storage;
 use crate::work::Work;
 
-/// `a - b`, operands at the result scale; `CHECKED`: whether results can
-/// exceed the precision at all.
+/// Subtraction: the operator of the shared sum kernels that makes them
+/// differences.
 #[derive(Clone, Copy, Debug)]
-pub struct Difference<const CHECKED: bool>;
+pub struct Minus;
 
-impl<W: Work, const CHECKED: bool> RowKernel<W> for Difference<CHECKED> {
-    type Constants = SumConstants<W>;
-
+impl SumOperator for Minus {
     #[inline(always)]
-    fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let r = a.sub(b);
-        (r, overflow_flag::<W, CHECKED>(r, c.bound))
+    fn combine<W: Work>(a: W, b: W) -> W {
+        a.sub(b)
     }
-}
-
-/// `a * 10^ka - b * 10^kb`.
-#[derive(Clone, Copy, Debug)]
-pub struct ScaledDifference<const CHECKED: bool>;
-
-impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledDifference<CHECKED> {
-    type Constants = SumConstants<W>;
-
     #[inline(always)]
-    fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let r = a.mul(c.lhs_factor).sub(b.mul(c.rhs_factor));
-        (r, overflow_flag::<W, CHECKED>(r, c.bound))
-    }
-}
-
-/// `a - b` in the storage's own width, operands at the result scale: a borrow
-/// out of the width, or a result beyond the bound, is an overflow.
-#[derive(Clone, Copy, Debug)]
-pub struct CarriedDifference;
-
-impl<W: Work> RowKernel<W> for CarriedDifference {
-    type Constants = SumConstants<W>;
-
-    #[inline(always)]
-    fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let (r, borrowed) = a.overflowing_sub(b);
-        (r, OVERFLOW * u8::from(borrowed | r.exceeds(c.bound)))
+    fn overflowing<W: Work>(a: W, b: W) -> (W, bool) {
+        a.overflowing_sub(b)
     }
 }
 
@@ -66,19 +38,5 @@ pub fn sub<S: Storage>(
     spec: &SumSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<S>, KernelError> {
-    let (l, r) = (lhs.input, rhs.input);
-    match spec.plan(&lhs, &rhs) {
-        SumPlan::Carried => {
-            run::<S, S::Native, CarriedDifference>(l, r, &spec.constants::<S::Native>(), frame)
-        }
-        SumPlan::Within { width, checked } => with_work!(width, W => {
-            let c = spec.constants::<W>();
-            match (spec.aligned(), checked) {
-                (true, true) => run::<S, W, Difference<true>>(l, r, &c, frame),
-                (true, false) => run::<S, W, Difference<false>>(l, r, &c, frame),
-                (false, true) => run::<S, W, ScaledDifference<true>>(l, r, &c, frame),
-                (false, false) => run::<S, W, ScaledDifference<false>>(l, r, &c, frame),
-            }
-        }),
-    }
+    sum::<S, Minus>(lhs, rhs, spec, frame)
 }
