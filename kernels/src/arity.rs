@@ -163,6 +163,36 @@ fn rows<S>(values: &[S], start: usize, len: usize) -> &[S] {
     values.get(start..start.saturating_add(len)).unwrap_or_default()
 }
 
+/// Computes one row per operand pair with `K`, appends the results to `out`
+/// and returns the OR of their flags.
+///
+/// The results are written straight into `out`'s spare capacity, in the same
+/// function as the flags' accumulator: through `Vec::extend` the loop became a
+/// separate function holding the accumulator behind a pointer that might alias
+/// the output, so every row paid a read-modify-write of memory (about 5 cycles
+/// of store forwarding per row wherever the loop does not vectorize).
+#[inline(always)]
+fn append<S: Storage, W: Work, K: RowKernel<W>>(
+    out: &mut Vec<S>,
+    operands: impl ExactSizeIterator<Item = (W, W)>,
+    c: &K::Constants,
+) -> u8 {
+    out.reserve(operands.len());
+    let mut any = 0;
+    let mut written = 0;
+    for (slot, (a, b)) in out.spare_capacity_mut().iter_mut().zip(operands) {
+        let (r, flags) = K::apply(a, b, c);
+        any |= flags;
+        slot.write(S::store(r));
+        written += 1;
+    }
+    // SAFETY: the loop initialized the first `written` slots of the spare
+    // capacity, which directly follow the `len()` initialized elements, and
+    // `written` is at most the spare capacity (the zip ends with the slots).
+    unsafe { out.set_len(out.len() + written) };
+    any
+}
+
 #[derive(Clone, Copy)]
 struct ArrayArray<'a, S>(&'a [S], &'a [S]);
 #[derive(Clone, Copy)]
@@ -179,14 +209,8 @@ impl<S: Storage> RowPairs<S> for ArrayArray<'_, S> {
         len: usize,
         c: &K::Constants,
     ) -> u8 {
-        let mut any = 0;
         let pairs = rows(self.0, start, len).iter().zip(rows(self.1, start, len));
-        out.extend(pairs.map(|(x, y)| {
-            let (r, flags) = K::apply(x.load(), y.load(), c);
-            any |= flags;
-            S::store(r)
-        }));
-        any
+        append::<S, W, K>(out, pairs.map(|(x, y)| (x.load(), y.load())), c)
     }
 
     fn row(self, row: usize) -> Option<(S, S)> {
@@ -203,14 +227,8 @@ impl<S: Storage> RowPairs<S> for ArrayScalar<'_, S> {
         len: usize,
         c: &K::Constants,
     ) -> u8 {
-        let mut any = 0;
         let y = self.1.load::<W>();
-        out.extend(rows(self.0, start, len).iter().map(|x| {
-            let (r, flags) = K::apply(x.load(), y, c);
-            any |= flags;
-            S::store(r)
-        }));
-        any
+        append::<S, W, K>(out, rows(self.0, start, len).iter().map(|x| (x.load(), y)), c)
     }
 
     fn row(self, row: usize) -> Option<(S, S)> {
@@ -227,14 +245,8 @@ impl<S: Storage> RowPairs<S> for ScalarArray<'_, S> {
         len: usize,
         c: &K::Constants,
     ) -> u8 {
-        let mut any = 0;
         let x = self.0.load::<W>();
-        out.extend(rows(self.1, start, len).iter().map(|y| {
-            let (r, flags) = K::apply(x, y.load(), c);
-            any |= flags;
-            S::store(r)
-        }));
-        any
+        append::<S, W, K>(out, rows(self.1, start, len).iter().map(|y| (x, y.load())), c)
     }
 
     fn row(self, row: usize) -> Option<(S, S)> {

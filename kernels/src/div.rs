@@ -87,12 +87,26 @@ impl<W: Work, R: Rounding> RowKernel<W> for Quotient<R> {
 /// What a quotient by one non-zero divisor for every row computes once.
 #[derive(Clone, Copy, Debug)]
 pub struct ScalarQuotientConstants<W: Work> {
+    /// `10^k`, negated for a negative divisor: `n / -d = -n / d`, so rows
+    /// divide by the magnitude and the divisor's sign costs nothing per row.
     dividend_factor: W,
     /// `|b * 10^-k|`, prepared for division by multiplication.
     divisor: W::Divisor,
     divisor_magnitude: W,
-    divisor_negative: bool,
     bound: W,
+}
+
+impl<W: Work> ScalarQuotientConstants<W> {
+    /// For the non-zero scaled divisor `d`.
+    fn new(constants: &QuotientConstants<W>, d: W) -> Self {
+        let factor = constants.dividend_factor;
+        Self {
+            dividend_factor: if d.is_negative() { factor.neg() } else { factor },
+            divisor: W::prepare_divisor(d.abs()),
+            divisor_magnitude: d.abs(),
+            bound: constants.bound,
+        }
+    }
 }
 
 /// `round(a * 10^k / b)` for one non-zero `b` on every row: the divisor is
@@ -105,11 +119,11 @@ impl<W: Work, R: Rounding> RowKernel<W> for ScalarQuotient<R> {
 
     #[inline(always)]
     fn apply(a: W, _b: W, c: &Self::Constants) -> (W, u8) {
+        // `n` carries the divisor's sign (see the constants): the exact
+        // quotient is `n / |d|`.
         let n = a.mul(c.dividend_factor);
-        // trunc(n / -d) = -trunc(n / d), with the same remainder.
         let (q, r) = n.div_rem_by(&c.divisor);
-        let q = if c.divisor_negative { q.neg() } else { q };
-        let q = R::finish(q, r, c.divisor_magnitude, n.is_negative() != c.divisor_negative);
+        let q = R::finish(q, r, c.divisor_magnitude, n.is_negative());
         (q, OVERFLOW * u8::from(q.exceeds(c.bound)))
     }
 }
@@ -136,13 +150,7 @@ pub fn div<S: Storage>(
         with_rounding!(spec.rounding, R => match scalar_divisor {
             // A zero scalar divisor fails every valid row: the row kernel says so.
             Some(d) if !d.is_zero() => {
-                let constants = ScalarQuotientConstants {
-                    dividend_factor: constants.dividend_factor,
-                    divisor: W::prepare_divisor(d.abs()),
-                    divisor_magnitude: d.abs(),
-                    divisor_negative: d.is_negative(),
-                    bound: constants.bound,
-                };
+                let constants = ScalarQuotientConstants::new(&constants, d);
                 run::<S, W, ScalarQuotient<R>>(lhs.input, rhs.input, &constants, frame)
             }
             _ => run::<S, W, Quotient<R>>(lhs.input, rhs.input, &constants, frame),
