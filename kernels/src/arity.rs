@@ -257,8 +257,31 @@ impl<S: Storage> RowPairs<S> for ScalarArray<'_, S> {
 /// Rows per failure mask.
 const CHUNK: usize = 64;
 
-/// Runs kernel `K` in work type `W` over every row.
+/// Runs kernel `K` in work type `W` over every row, with the loop compiled
+/// for the build's target.
 pub(crate) fn run<S: Storage, W: Work, K: RowKernel<W>>(
+    lhs: Input<'_, S>,
+    rhs: Input<'_, S>,
+    constants: &K::Constants,
+    frame: &Frame<'_>,
+) -> Result<Output<S>, KernelError> {
+    run_on::<S, W, K, Portable>(lhs, rhs, constants, frame)
+}
+
+/// As [`run`], with the loop also compiled for AVX-512 and that copy chosen at
+/// run time on a CPU that has it. For kernels whose 64-bit multiplies and
+/// comparisons vectorize only there (products); elsewhere the second copy
+/// would only cost build time and, measured on sums, speed.
+pub(crate) fn run_multiversioned<S: Storage, W: Work, K: RowKernel<W>>(
+    lhs: Input<'_, S>,
+    rhs: Input<'_, S>,
+    constants: &K::Constants,
+    frame: &Frame<'_>,
+) -> Result<Output<S>, KernelError> {
+    run_on::<S, W, K, Multiversioned>(lhs, rhs, constants, frame)
+}
+
+fn run_on<S: Storage, W: Work, K: RowKernel<W>, L: RowLoop>(
     lhs: Input<'_, S>,
     rhs: Input<'_, S>,
     constants: &K::Constants,
@@ -268,23 +291,130 @@ pub(crate) fn run<S: Storage, W: Work, K: RowKernel<W>>(
     frame.check(rhs)?;
     match (lhs, rhs) {
         (Input::Array(a), Input::Array(b)) => {
-            run_rows::<S, W, K, _>(ArrayArray(a, b), constants, frame)
+            L::run_rows::<S, W, K, _>(ArrayArray(a, b), constants, frame)
         }
         (Input::Array(a), Input::Scalar(b)) => {
-            run_rows::<S, W, K, _>(ArrayScalar(a, b), constants, frame)
+            L::run_rows::<S, W, K, _>(ArrayScalar(a, b), constants, frame)
         }
         (Input::Scalar(a), Input::Array(b)) => {
-            run_rows::<S, W, K, _>(ScalarArray(a, b), constants, frame)
+            L::run_rows::<S, W, K, _>(ScalarArray(a, b), constants, frame)
         }
         (Input::Scalar(a), Input::Scalar(b)) => {
             // Rare (a folded constant): broadcast one side.
             let a = vec![a; frame.len];
-            run_rows::<S, W, K, _>(ArrayScalar(&a, b), constants, frame)
+            L::run_rows::<S, W, K, _>(ArrayScalar(&a, b), constants, frame)
         }
     }
 }
 
+/// Which compiled copies of the row loop a call can use.
+trait RowLoop {
+    fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
+        pairs: P,
+        constants: &K::Constants,
+        frame: &Frame<'_>,
+    ) -> Result<Output<S>, KernelError>;
+}
+
+/// The loop compiled for the build's target only.
+struct Portable;
+
+impl RowLoop for Portable {
+    #[inline(always)]
+    fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
+        pairs: P,
+        constants: &K::Constants,
+        frame: &Frame<'_>,
+    ) -> Result<Output<S>, KernelError> {
+        run_rows_portable::<S, W, K, P>(pairs, constants, frame)
+    }
+}
+
+/// The build's loop, or on x86-64 a copy compiled for AVX-512 when the CPU
+/// has it.
+struct Multiversioned;
+
+impl RowLoop for Multiversioned {
+    #[inline(always)]
+    fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
+        pairs: P,
+        constants: &K::Constants,
+        frame: &Frame<'_>,
+    ) -> Result<Output<S>, KernelError> {
+        #[cfg(target_arch = "x86_64")]
+        if avx512::available() {
+            // SAFETY: `available` has just checked at run time that this CPU
+            // supports every feature the function is compiled with.
+            return unsafe { avx512::run_rows::<S, W, K, P>(pairs, constants, frame) };
+        }
+        run_rows_portable::<S, W, K, P>(pairs, constants, frame)
+    }
+}
+
+/// [`Storage::magnitude_bits`] of a column, in the AVX-512 copy on a CPU that
+/// has it: the pass vectorizes at any width, but 64-bit arithmetic shifts
+/// (the sign of each word) take one instruction only there.
+pub(crate) fn magnitude_bits<S: Storage>(values: &[S]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if avx512::available() {
+        // SAFETY: `available` has just checked at run time that this CPU
+        // supports every feature the function is compiled with.
+        return unsafe { avx512::magnitude_bits(values) };
+    }
+    measure_portable(values)
+}
+
 #[inline(never)]
+fn measure_portable<S: Storage>(values: &[S]) -> u32 {
+    S::magnitude_bits(values)
+}
+
+#[inline(never)]
+fn run_rows_portable<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
+    pairs: P,
+    constants: &K::Constants,
+    frame: &Frame<'_>,
+) -> Result<Output<S>, KernelError> {
+    run_rows::<S, W, K, P>(pairs, constants, frame)
+}
+
+/// The row loop compiled for AVX-512 (x86-64 only).
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512 {
+    use super::{Frame, KernelError, Output, RowKernel, RowPairs, Storage, Work};
+
+    /// Whether this CPU runs [`run_rows`]: the features it is compiled with.
+    pub(crate) fn available() -> bool {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("bmi2")
+    }
+
+    /// [`Storage::magnitude_bits`] compiled with AVX-512.
+    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
+    pub(super) fn magnitude_bits<S: Storage>(values: &[S]) -> u32 {
+        S::magnitude_bits(values)
+    }
+
+    /// The same loop as the portable one, compiled with AVX-512: 64-bit
+    /// multiplies (`vpmullq`), 64-bit arithmetic shifts and comparisons into
+    /// mask registers vectorize.
+    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
+    pub(super) fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
+        pairs: P,
+        constants: &K::Constants,
+        frame: &Frame<'_>,
+    ) -> Result<Output<S>, KernelError> {
+        super::run_rows::<S, W, K, P>(pairs, constants, frame)
+    }
+}
+
+/// The loop over every row, in chunks of [`CHUNK`]; inlined into each
+/// compiled copy so that the kernel's arithmetic is compiled with that copy's
+/// instruction set.
+#[inline(always)]
 fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
     pairs: P,
     constants: &K::Constants,

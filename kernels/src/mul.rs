@@ -12,7 +12,8 @@
 //! down is exact even though it never fits 256 bits.
 
 use crate::arity::{
-    Frame, KernelError, OVERFLOW, Output, RowKernel, left_or_overflow_flag, overflow_flag, run,
+    Frame, KernelError, OVERFLOW, Output, RowKernel, left_or_overflow_flag, overflow_flag,
+    run_multiversioned,
 };
 use crate::plan::{Operand, WorkWidth, needs_check, plan, shift_bits, with_work};
 use crate::pow10::precision_bits;
@@ -161,18 +162,102 @@ pub fn mul<S: Storage>(
     let (l, r) = (lhs.input, rhs.input);
     let narrow_result = precision_bits(spec.result_precision.into()) <= i64::MAGNITUDE_BITS;
     if spec.shift == 0 && checked && width == WorkWidth::I128 && narrow_result && operands_fit_i64 {
-        return run::<S, i64, OverflowingProduct>(l, r, &spec.constants::<i64>(), frame);
+        return run_multiversioned::<S, i64, OverflowingProduct>(
+            l,
+            r,
+            &spec.constants::<i64>(),
+            frame,
+        );
     }
     with_work!(width, W => {
         let c = spec.constants::<W>();
         match (spec.shift, checked) {
-            (0, true) => run::<S, W, Product<true>>(l, r, &c, frame),
-            (0, false) => run::<S, W, Product<false>>(l, r, &c, frame),
-            (..0, true) => run::<S, W, ScaledProduct<true>>(l, r, &c, frame),
-            (..0, false) => run::<S, W, ScaledProduct<false>>(l, r, &c, frame),
+            (0, true) => run_multiversioned::<S, W, Product<true>>(l, r, &c, frame),
+            (0, false) => run_multiversioned::<S, W, Product<false>>(l, r, &c, frame),
+            (..0, true) => run_multiversioned::<S, W, ScaledProduct<true>>(l, r, &c, frame),
+            (..0, false) => run_multiversioned::<S, W, ScaledProduct<false>>(l, r, &c, frame),
             (1.., _) => with_rounding!(spec.rounding, R => {
-                run::<S, W, RoundedProduct<R>>(l, r, &c, frame)
+                run_multiversioned::<S, W, RoundedProduct<R>>(l, r, &c, frame)
             }),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arity::{Input, OverflowPolicy, Policies, run};
+    use crate::rounding::HalfEven;
+    use arrow_buffer::NullBuffer;
+
+    /// Values of every size up to `2^bits`, both signs, from a fixed seed.
+    fn values(len: usize, bits: u32, seed: u64) -> Vec<i64> {
+        let mut x = seed;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let v = (x >> (64 - bits.min(63))) as i64 >> (x % 40);
+                if x & 1 == 1 { -v } else { v }
+            })
+            .collect()
+    }
+
+    /// The multiversioned loop (the AVX-512 copy on a CPU that has it) and the
+    /// portable one give the same values, validity and first failure.
+    #[track_caller]
+    fn assert_copies_agree<W: Work, K: RowKernel<W>>(constants: &K::Constants, bits: u32) {
+        let (a, b) = (values(1000, bits, 7), values(1000, bits, 11));
+        let nulls = NullBuffer::from((0..1000).map(|i| i % 7 != 3).collect::<Vec<_>>());
+        for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
+            let frame = Frame {
+                len: 1000,
+                nulls: Some(&nulls),
+                policies: Policies { on_overflow: policy, on_divide_by_zero: policy },
+            };
+            let (l, r) = (Input::Array(&a[..]), Input::Array(&b[..]));
+            let portable = run::<i64, W, K>(l, r, constants, &frame);
+            let chosen = run_multiversioned::<i64, W, K>(l, r, constants, &frame);
+            match (portable, chosen) {
+                (Ok(p), Ok(c)) => {
+                    assert_eq!(p.nulls, c.nulls);
+                    let valid = |i: usize| p.nulls.as_ref().is_none_or(|n| n.is_valid(i));
+                    for i in (0..1000).filter(|&i| valid(i)) {
+                        assert_eq!(p.values[i], c.values[i], "row {i}");
+                    }
+                }
+                (p, c) => assert_eq!(p.err(), c.err()),
+            }
+        }
+    }
+
+    #[test]
+    fn multiversioned_products_match_the_portable_loop() {
+        #[cfg(target_arch = "x86_64")]
+        if !crate::arity::avx512::available() {
+            eprintln!("no AVX-512 here: both runs take the portable loop");
+        }
+        let spec = |shift, result_precision| MulSpec {
+            shift,
+            rounding: RoundingMode::HalfEven,
+            result_precision,
+        };
+        assert_copies_agree::<i64, OverflowingProduct>(&spec(0, 18).constants(), 40);
+        assert_copies_agree::<i64, Product<true>>(&spec(0, 12).constants(), 30);
+        assert_copies_agree::<i128, Product<false>>(&spec(0, 38).constants(), 62);
+        assert_copies_agree::<i128, ScaledProduct<true>>(&spec(-3, 30).constants(), 40);
+        assert_copies_agree::<i64, RoundedProduct<HalfEven>>(&spec(4, 12).constants(), 30);
+        assert_copies_agree::<i128, RoundedProduct<HalfEven>>(&spec(6, 20).constants(), 60);
+    }
+
+    #[test]
+    fn multiversioned_measurement_matches_the_storage_pass() {
+        for bits in [1, 20, 40, 63] {
+            let v = values(777, bits, u64::from(bits));
+            assert_eq!(crate::arity::magnitude_bits(&v), i64::magnitude_bits(&v));
+            let wide: Vec<i128> = v.iter().map(|&x| i128::from(x) << 40).collect();
+            assert_eq!(crate::arity::magnitude_bits(&wide), i128::magnitude_bits(&wide));
+        }
+    }
 }

@@ -41,7 +41,7 @@ impl<S: Storage> Operand<'_, S> {
     /// The bound measured from the values (null rows included).
     fn measured_bits(&self) -> u32 {
         match self.input {
-            Input::Array(values) => S::magnitude_bits(values),
+            Input::Array(values) => crate::arity::magnitude_bits(values),
             Input::Scalar(value) => S::magnitude_bits(&[value]),
         }
     }

@@ -36,6 +36,7 @@ macro_rules! small_storage {
             fn store<W: Work>(value: W) -> Self {
                 value.wrapping_to_i64() as $t
             }
+            #[inline(always)]
             fn magnitude_bits(values: &[Self]) -> u32 {
                 let any = values.iter().fold(0, |acc, &v| acc | (v ^ (v >> (<$t>::BITS - 1))));
                 <$t>::BITS - any.leading_zeros() + 1
@@ -55,6 +56,7 @@ impl Storage for i128 {
     fn store<W: Work>(value: W) -> Self {
         value.wrapping_to_i128()
     }
+    #[inline(always)]
     fn magnitude_bits(values: &[Self]) -> u32 {
         // Over the little-endian bytes, as pairs of 64-bit words: the compiler
         // vectorizes this form, not one over `i128` values.
@@ -80,6 +82,7 @@ impl Storage for i256 {
     fn store<W: Work>(value: W) -> Self {
         value.wrapping_to_i256()
     }
+    #[inline(always)]
     fn magnitude_bits(values: &[Self]) -> u32 {
         // As for `i128`: over the bytes, as four 64-bit words per value.
         let (values, _) = values.to_byte_slice().as_chunks::<32>();
