@@ -351,6 +351,14 @@ impl RowLoop for Multiversioned {
     }
 }
 
+/// Whether [`run_multiversioned`] runs the AVX-512 copy on this CPU.
+pub(crate) fn wide_vectors() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return avx512::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// [`Storage::magnitude_bits`] of a column, in the AVX-512 copy on a CPU that
 /// has it: the pass vectorizes at any width, but 64-bit arithmetic shifts
 /// (the sign of each word) take one instruction only there.

@@ -12,6 +12,7 @@
 pub mod add;
 pub mod arity;
 pub mod div;
+pub mod estimate;
 pub mod magic;
 pub mod mul;
 pub mod plan;
