@@ -4,10 +4,12 @@
 //! ([`add`], [`sub`], [`mul`], [`div`]) running over whole buffers of stored
 //! decimal integers (`i8` … `i128`, arrow's `i256`), plus what they share: the
 //! loops and failure masks ([`arity`]), the choice of work type ([`plan`]),
-//! rounding ([`rounding`]), powers of ten ([`pow10`]) and the exact 512-bit
-//! fallback ([`wide`]). Kernels know nothing of decimal types or engine
-//! profiles: a caller describes each operation by its shifts, rounding and
-//! result precision (`SumSpec`, `MulSpec`, `DivSpec`).
+//! rounding ([`rounding`]), powers of ten ([`pow10`]), division by
+//! invariant multiplication ([`magic`]) and by a floating-point estimate
+//! ([`estimate`]), and the exact 512-bit fallback ([`wide`]). Kernels know
+//! nothing of decimal types or engine profiles: a caller describes each
+//! operation by its shifts, rounding and result precision (`SumSpec`,
+//! `MulSpec`, `DivSpec`).
 
 pub mod add;
 pub mod arity;
