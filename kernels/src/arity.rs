@@ -320,13 +320,13 @@ trait RowLoop {
 struct Portable;
 
 impl RowLoop for Portable {
-    #[inline(always)]
+    #[inline(never)]
     fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
         pairs: P,
         constants: &K::Constants,
         frame: &Frame<'_>,
     ) -> Result<Output<S>, KernelError> {
-        run_rows_portable::<S, W, K, P>(pairs, constants, frame)
+        run_rows::<S, W, K, P>(pairs, constants, frame)
     }
 }
 
@@ -347,7 +347,7 @@ impl RowLoop for Multiversioned {
             // supports every feature the function is compiled with.
             return unsafe { avx512::run_rows::<S, W, K, P>(pairs, constants, frame) };
         }
-        run_rows_portable::<S, W, K, P>(pairs, constants, frame)
+        Portable::run_rows::<S, W, K, P>(pairs, constants, frame)
     }
 }
 
@@ -375,15 +375,6 @@ pub(crate) fn magnitude_bits<S: Storage>(values: &[S]) -> u32 {
 #[inline(never)]
 fn measure_portable<S: Storage>(values: &[S]) -> u32 {
     S::magnitude_bits(values)
-}
-
-#[inline(never)]
-fn run_rows_portable<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
-    pairs: P,
-    constants: &K::Constants,
-    frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
-    run_rows::<S, W, K, P>(pairs, constants, frame)
 }
 
 /// The row loop compiled for AVX-512 (x86-64 only).
@@ -520,5 +511,27 @@ impl<'a> FailureMasks<'a> {
             None => !&nulled,
         };
         Some(NullBuffer::new(kept))
+    }
+}
+
+/// Asserts that two runs of the same call agree: the same error, or the same
+/// validity and the same value in every valid row.
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn assert_same_outcome<S: Storage + core::fmt::Debug>(
+    expected: Result<Output<S>, KernelError>,
+    actual: Result<Output<S>, KernelError>,
+    context: &str,
+) {
+    match (expected, actual) {
+        (Ok(x), Ok(a)) => {
+            assert_eq!(x.nulls, a.nulls, "{context}: validity");
+            let valid = |i: usize| x.nulls.as_ref().is_none_or(|n| n.is_valid(i));
+            assert_eq!(x.values.len(), a.values.len(), "{context}: length");
+            for i in (0..x.values.len()).filter(|&i| valid(i)) {
+                assert_eq!(x.values[i], a.values[i], "{context}: row {i}");
+            }
+        }
+        (x, a) => assert_eq!(x.err(), a.err(), "{context}"),
     }
 }

@@ -267,7 +267,7 @@ fn divide<S: Storage, W: Work, D: Division<W>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::{OverflowPolicy, Policies};
+    use crate::arity::{OverflowPolicy, Policies, assert_same_outcome};
     use arrow_buffer::NullBuffer;
 
     /// Full-range dividends, divisors of every size up to the estimate's
@@ -307,20 +307,7 @@ mod tests {
                 let (l, r) = (Input::Array(&a[..]), Input::Array(&b[..]));
                 let exact = divide::<i64, i64, Exact>(l, r, &spec, &frame);
                 let estimated = divide::<i64, i64, Estimated>(l, r, &spec, &frame);
-                match (exact, estimated) {
-                    (Ok(x), Ok(e)) => {
-                        assert_eq!(x.nulls, e.nulls, "{rounding:?}");
-                        let valid = |i: usize| x.nulls.as_ref().is_none_or(|n| n.is_valid(i));
-                        for i in (0..a.len()).filter(|&i| valid(i)) {
-                            assert_eq!(
-                                x.values[i], e.values[i],
-                                "{rounding:?}: {} / {}",
-                                a[i], b[i]
-                            );
-                        }
-                    }
-                    (x, e) => assert_eq!(x.err(), e.err(), "{rounding:?}"),
-                }
+                assert_same_outcome(exact, estimated, &format!("{rounding:?}, {policy:?}"));
             }
         }
     }

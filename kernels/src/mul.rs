@@ -186,7 +186,7 @@ pub fn mul<S: Storage>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::{Input, OverflowPolicy, Policies, run};
+    use crate::arity::{Input, OverflowPolicy, Policies, assert_same_outcome, run};
     use crate::rounding::HalfEven;
     use arrow_buffer::NullBuffer;
 
@@ -219,16 +219,7 @@ mod tests {
             let (l, r) = (Input::Array(&a[..]), Input::Array(&b[..]));
             let portable = run::<i64, W, K>(l, r, constants, &frame);
             let chosen = run_multiversioned::<i64, W, K>(l, r, constants, &frame);
-            match (portable, chosen) {
-                (Ok(p), Ok(c)) => {
-                    assert_eq!(p.nulls, c.nulls);
-                    let valid = |i: usize| p.nulls.as_ref().is_none_or(|n| n.is_valid(i));
-                    for i in (0..1000).filter(|&i| valid(i)) {
-                        assert_eq!(p.values[i], c.values[i], "row {i}");
-                    }
-                }
-                (p, c) => assert_eq!(p.err(), c.err()),
-            }
+            assert_same_outcome(portable, chosen, &format!("{policy:?}"));
         }
     }
 
