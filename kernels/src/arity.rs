@@ -1,14 +1,21 @@
 //! The loops every operator shares.
 //!
 //! An operator supplies only its per-row arithmetic (a [`RowKernel`]); this
-//! module runs it over whole buffers. Rows go in chunks of 64: each row is
+//! module runs it over whole buffers. Rows go in blocks of 512: each row is
 //! computed with no branch on its outcome (null rows too, harmlessly, so the
-//! loop vectorizes), and the chunk's failure flags are OR-ed into one byte.
-//! Only a chunk whose byte is non-zero is looked at again, row by row, to build
-//! its 64-bit failure masks, which are then masked with validity: a failure
-//! under a null row is no failure. Under the `Error` policy the first failing
-//! valid row (found with `trailing_zeros`) ends the call; under `Null` the
-//! failing rows are cleared from the result's validity with bitmap operations.
+//! loop vectorizes), and the block's failure flags are OR-ed into one byte.
+//! Only a block whose byte is non-zero is looked at again, row by row, to
+//! build the 64-bit failure masks of its chunks of 64 rows, which are then
+//! masked with validity: a failure under a null row is no failure. Under the
+//! `Error` policy the first failing valid row (found with `trailing_zeros`)
+//! ends the call; under `Null` the failing rows are cleared from the result's
+//! validity with bitmap operations.
+//!
+//! A work type narrower than the storage (money in `i128` or `i256` columns)
+//! reads and writes values as 64-bit words ([`Storage::Words`]), which the
+//! compiler moves as whole vectors.
+
+use core::mem::MaybeUninit;
 
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, ScalarBuffer};
 
@@ -136,15 +143,15 @@ pub struct Output<S: Storage> {
     pub nulls: Option<NullBuffer>,
 }
 
-/// The two operands of a call, read chunk by chunk.
+/// The two operands of a call, read block by block.
 ///
 /// One implementation per shape (array ⊕ array, array ⊕ scalar, scalar ⊕
 /// array), each a plain zip over exact-length slices, which the compiler
 /// vectorizes, appending straight into the output (no zero-fill first).
 trait RowPairs<S: Storage>: Copy {
-    /// Computes rows `start..start + len` with `K` and appends them to `out`;
-    /// returns the OR of their flags.
-    fn extend<W: Work, K: RowKernel<W>>(
+    /// Computes rows `start..start + len` with `K`, reading and writing
+    /// through `A`, and appends them to `out`; returns the OR of their flags.
+    fn extend<W: Work, K: RowKernel<W>, A: Access<S>>(
         self,
         out: &mut Vec<S>,
         start: usize,
@@ -156,6 +163,76 @@ trait RowPairs<S: Storage>: Copy {
     fn row(self, row: usize) -> Option<(S, S)>;
 }
 
+/// How a row loop reads and writes stored values.
+trait Access<S: Storage> {
+    /// What the loop reads and writes per row.
+    type Unit: Copy;
+    /// A column as units: the same memory.
+    fn units(values: &[S]) -> &[Self::Unit];
+    /// Output slots as unit slots: the same memory.
+    fn slots(slots: &mut [MaybeUninit<S>]) -> &mut [MaybeUninit<Self::Unit>];
+    /// A unit's value in the work type.
+    fn load<W: Work>(unit: Self::Unit) -> W;
+    /// A work value as a unit.
+    fn store<W: Work>(value: W) -> Self::Unit;
+}
+
+/// Whole stored values: for a work type as wide as the storage, where every
+/// word of a value is used anyway.
+struct Whole;
+
+impl<S: Storage> Access<S> for Whole {
+    type Unit = S;
+    #[inline(always)]
+    fn units(values: &[S]) -> &[S] {
+        values
+    }
+    #[inline(always)]
+    fn slots(slots: &mut [MaybeUninit<S>]) -> &mut [MaybeUninit<S>] {
+        slots
+    }
+    #[inline(always)]
+    fn load<W: Work>(unit: S) -> W {
+        unit.load()
+    }
+    #[inline(always)]
+    fn store<W: Work>(value: W) -> S {
+        S::store(value)
+    }
+}
+
+/// The 64-bit words of each value's memory image ([`Storage::Words`]): for a
+/// work type narrower than the storage (money in `i128` or `i256` columns
+/// computed in `i64`), where the loop reads one word of each operand and the
+/// compiler loads and stores whole vectors, deinterleaving them.
+struct Words;
+
+impl<S: Storage> Access<S> for Words {
+    type Unit = S::Words;
+    #[inline(always)]
+    fn units(values: &[S]) -> &[S::Words] {
+        S::as_words(values)
+    }
+    #[inline(always)]
+    fn slots(slots: &mut [MaybeUninit<S>]) -> &mut [MaybeUninit<S::Words>] {
+        S::word_slots(slots)
+    }
+    #[inline(always)]
+    fn load<W: Work>(unit: S::Words) -> W {
+        S::load_words(unit)
+    }
+    #[inline(always)]
+    fn store<W: Work>(value: W) -> S::Words {
+        S::store_words(value)
+    }
+}
+
+/// Whether work type `W` is narrower than storage `S`: the loop then reads
+/// and writes [`Words`], otherwise [`Whole`] values.
+const fn narrower_than_storage<S: Storage, W: Work>() -> bool {
+    (W::MAGNITUDE_BITS as usize) < 8 * size_of::<S>() - 1
+}
+
 /// The rows `start..start + len` of a slice (empty if out of range, which the
 /// frame check rules out).
 #[inline(always)]
@@ -164,7 +241,7 @@ fn rows<S>(values: &[S], start: usize, len: usize) -> &[S] {
 }
 
 /// Computes one row per operand pair with `K`, appends the results to `out`
-/// and returns the OR of their flags.
+/// through `A` and returns the OR of their flags.
 ///
 /// The results are written straight into `out`'s spare capacity, in the same
 /// function as the flags' accumulator: through `Vec::extend` the loop became a
@@ -172,7 +249,7 @@ fn rows<S>(values: &[S], start: usize, len: usize) -> &[S] {
 /// the output, so every row paid a read-modify-write of memory (about 5 cycles
 /// of store forwarding per row wherever the loop does not vectorize).
 #[inline(always)]
-fn append<S: Storage, W: Work, K: RowKernel<W>>(
+fn append<S: Storage, W: Work, K: RowKernel<W>, A: Access<S>>(
     out: &mut Vec<S>,
     operands: impl ExactSizeIterator<Item = (W, W)>,
     c: &K::Constants,
@@ -180,10 +257,10 @@ fn append<S: Storage, W: Work, K: RowKernel<W>>(
     out.reserve(operands.len());
     let mut any = 0;
     let mut written = 0;
-    for (slot, (a, b)) in out.spare_capacity_mut().iter_mut().zip(operands) {
+    for (slot, (a, b)) in A::slots(out.spare_capacity_mut()).iter_mut().zip(operands) {
         let (r, flags) = K::apply(a, b, c);
         any |= flags;
-        slot.write(S::store(r));
+        slot.write(A::store(r));
         written += 1;
     }
     // SAFETY: the loop initialized the first `written` slots of the spare
@@ -202,15 +279,16 @@ struct ScalarArray<'a, S>(S, &'a [S]);
 
 impl<S: Storage> RowPairs<S> for ArrayArray<'_, S> {
     #[inline(always)]
-    fn extend<W: Work, K: RowKernel<W>>(
+    fn extend<W: Work, K: RowKernel<W>, A: Access<S>>(
         self,
         out: &mut Vec<S>,
         start: usize,
         len: usize,
         c: &K::Constants,
     ) -> u8 {
-        let pairs = rows(self.0, start, len).iter().zip(rows(self.1, start, len));
-        append::<S, W, K>(out, pairs.map(|(x, y)| (x.load(), y.load())), c)
+        let (x, y) = (A::units(rows(self.0, start, len)), A::units(rows(self.1, start, len)));
+        let pairs = x.iter().zip(y).map(|(&x, &y)| (A::load(x), A::load(y)));
+        append::<S, W, K, A>(out, pairs, c)
     }
 
     fn row(self, row: usize) -> Option<(S, S)> {
@@ -220,7 +298,7 @@ impl<S: Storage> RowPairs<S> for ArrayArray<'_, S> {
 
 impl<S: Storage> RowPairs<S> for ArrayScalar<'_, S> {
     #[inline(always)]
-    fn extend<W: Work, K: RowKernel<W>>(
+    fn extend<W: Work, K: RowKernel<W>, A: Access<S>>(
         self,
         out: &mut Vec<S>,
         start: usize,
@@ -228,7 +306,8 @@ impl<S: Storage> RowPairs<S> for ArrayScalar<'_, S> {
         c: &K::Constants,
     ) -> u8 {
         let y = self.1.load::<W>();
-        append::<S, W, K>(out, rows(self.0, start, len).iter().map(|x| (x.load(), y)), c)
+        let x = A::units(rows(self.0, start, len));
+        append::<S, W, K, A>(out, x.iter().map(|&x| (A::load(x), y)), c)
     }
 
     fn row(self, row: usize) -> Option<(S, S)> {
@@ -238,7 +317,7 @@ impl<S: Storage> RowPairs<S> for ArrayScalar<'_, S> {
 
 impl<S: Storage> RowPairs<S> for ScalarArray<'_, S> {
     #[inline(always)]
-    fn extend<W: Work, K: RowKernel<W>>(
+    fn extend<W: Work, K: RowKernel<W>, A: Access<S>>(
         self,
         out: &mut Vec<S>,
         start: usize,
@@ -246,7 +325,8 @@ impl<S: Storage> RowPairs<S> for ScalarArray<'_, S> {
         c: &K::Constants,
     ) -> u8 {
         let x = self.0.load::<W>();
-        append::<S, W, K>(out, rows(self.1, start, len).iter().map(|y| (x, y.load())), c)
+        let y = A::units(rows(self.1, start, len));
+        append::<S, W, K, A>(out, y.iter().map(|&y| (x, A::load(y))), c)
     }
 
     fn row(self, row: usize) -> Option<(S, S)> {
@@ -256,6 +336,15 @@ impl<S: Storage> RowPairs<S> for ScalarArray<'_, S> {
 
 /// Rows per failure mask.
 const CHUNK: usize = 64;
+
+/// Rows per vectorized run and flag byte.
+///
+/// A multiple of [`CHUNK`], and longer than one: a loop that reads only some
+/// words of each value leaves its last vector's worth of rows to a scalar
+/// epilogue (the compiler cannot tell that the words it skips are in
+/// bounds), which over 64 rows was half of them. Over 512 rows it is a few
+/// percent, and a block that fails is recomputed row by row at most once.
+const BLOCK: usize = 512;
 
 /// Runs kernel `K` in work type `W` over every row, with the loop compiled
 /// for the build's target.
@@ -410,7 +499,7 @@ pub(crate) mod avx512 {
     }
 }
 
-/// The loop over every row, in chunks of [`CHUNK`]; inlined into each
+/// The loop over every row, in blocks of [`BLOCK`]; inlined into each
 /// compiled copy so that the kernel's arithmetic is compiled with that copy's
 /// instruction set.
 #[inline(always)]
@@ -421,19 +510,26 @@ fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
 ) -> Result<Output<S>, KernelError> {
     let mut values = Vec::with_capacity(frame.len);
     let mut failures = FailureMasks::new(frame);
-    for (index, start) in (0..frame.len).step_by(CHUNK).enumerate() {
-        let len = CHUNK.min(frame.len - start);
-        let any = pairs.extend::<W, K>(&mut values, start, len, constants);
+    for block in (0..frame.len).step_by(BLOCK) {
+        let block_len = BLOCK.min(frame.len - block);
+        let any = if narrower_than_storage::<S, W>() {
+            pairs.extend::<W, K, Words>(&mut values, block, block_len, constants)
+        } else {
+            pairs.extend::<W, K, Whole>(&mut values, block, block_len, constants)
+        };
         if any != 0 {
-            // Rare: rebuild this chunk's masks row by row.
-            let (mut overflow, mut divide_by_zero) = (0u64, 0u64);
-            for bit in 0..len {
-                let Some((x, y)) = pairs.row(start + bit) else { break };
-                let (_, flags) = K::apply(x.load::<W>(), y.load::<W>(), constants);
-                overflow |= u64::from(flags & OVERFLOW != 0) << bit;
-                divide_by_zero |= u64::from(flags & DIVIDE_BY_ZERO != 0) << bit;
+            // Rare: rebuild this block's masks row by row.
+            for start in (block..block + block_len).step_by(CHUNK) {
+                let len = CHUNK.min(frame.len - start);
+                let (mut overflow, mut divide_by_zero) = (0u64, 0u64);
+                for bit in 0..len {
+                    let Some((x, y)) = pairs.row(start + bit) else { break };
+                    let (_, flags) = K::apply(x.load::<W>(), y.load::<W>(), constants);
+                    overflow |= u64::from(flags & OVERFLOW != 0) << bit;
+                    divide_by_zero |= u64::from(flags & DIVIDE_BY_ZERO != 0) << bit;
+                }
+                failures.record(start / CHUNK, len, overflow, divide_by_zero)?;
             }
-            failures.record(index, len, overflow, divide_by_zero)?;
         }
     }
     Ok(Output { values: ScalarBuffer::from(values), nulls: failures.finish() })
@@ -533,5 +629,126 @@ pub(crate) fn assert_same_outcome<S: Storage + core::fmt::Debug>(
             }
         }
         (x, a) => assert_eq!(x.err(), a.err(), "{context}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_buffer::i256;
+    use ethnum::I256;
+
+    /// `a + b`, failing beyond `bound` and, standing in for a division, on a
+    /// zero `b`.
+    struct FlaggedSum;
+
+    impl<W: Work> RowKernel<W> for FlaggedSum {
+        type Constants = W;
+        fn apply(a: W, b: W, &bound: &W) -> (W, u8) {
+            let r = a.add(b);
+            (r, overflow_flag::<W, true>(r, bound) | (DIVIDE_BY_ZERO * u8::from(b.is_zero())))
+        }
+    }
+
+    const ROWS: usize = 1500;
+    const BOUND: i64 = 10i64.pow(18) - 1;
+
+    /// Values of both signs below `2^58` (within the bound), non-zero, with
+    /// overflowing pairs at `overflows` and zero divisors at `zeros`.
+    fn columns(overflows: &[usize], zeros: &[usize]) -> (Vec<i64>, Vec<i64>) {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = ((x >> 6) >> (x % 58)) as i64 | 1;
+            if x & 2 == 0 { -v } else { v }
+        };
+        let (mut a, mut b): (Vec<i64>, Vec<i64>) = (0..ROWS).map(|_| (next(), next())).unzip();
+        for &row in overflows {
+            (a[row], b[row]) = (BOUND, if row % 2 == 0 { 1 } else { BOUND });
+        }
+        for &row in zeros {
+            b[row] = 0;
+        }
+        (a, b)
+    }
+
+    fn frame(nulls: &NullBuffer, policy: OverflowPolicy) -> Frame<'_> {
+        let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
+        Frame { len: ROWS, nulls: Some(nulls), policies }
+    }
+
+    /// The rows nulled by a call: valid in `nulls`, null in the output.
+    fn nulled<S: Storage>(out: &Output<S>, nulls: &NullBuffer) -> Vec<usize> {
+        let kept = out.nulls.as_ref().unwrap_or(nulls);
+        (0..ROWS).filter(|&i| nulls.is_valid(i) && !kept.is_valid(i)).collect()
+    }
+
+    #[test]
+    fn failures_beyond_the_first_block_are_found_row_by_row() {
+        let (a, b) = columns(&[3, 511, 512, 700, 1499], &[65, 1030]);
+        // Row 3 fails under a null: no failure.
+        let nulls = NullBuffer::from((0..ROWS).map(|i| i != 3 && i % 9 != 1).collect::<Vec<_>>());
+        let (l, r) = (Input::Array(&a[..]), Input::Array(&b[..]));
+        let out = run::<i64, i64, FlaggedSum>(l, r, &BOUND, &frame(&nulls, OverflowPolicy::Null));
+        assert_eq!(nulled(&out.unwrap(), &nulls), [65, 511, 512, 700, 1030, 1499]);
+        let first =
+            run::<i64, i64, FlaggedSum>(l, r, &BOUND, &frame(&nulls, OverflowPolicy::Error));
+        assert_eq!(first.unwrap_err(), KernelError::DivideByZero { row: 65 });
+        let (a, b) = columns(&[600, 1499], &[1200]);
+        let (l, r) = (Input::Array(&a[..]), Input::Array(&b[..]));
+        let first =
+            run::<i64, i64, FlaggedSum>(l, r, &BOUND, &frame(&nulls, OverflowPolicy::Error));
+        assert_eq!(first.unwrap_err(), KernelError::Overflow { row: 600 });
+    }
+
+    /// The same call on the same values stored as `i64` and as `S`, both in
+    /// work type `W` and in both compiled loops: the same validity and values.
+    #[track_caller]
+    fn assert_storage_agrees<S: Storage, W: Work>(
+        widen: impl Fn(i64) -> S,
+        narrow: impl Fn(S) -> i64,
+    ) {
+        let (a, b) = columns(&[5, 900], &[70, 1400]);
+        let (wide_a, wide_b): (Vec<S>, Vec<S>) =
+            a.iter().zip(&b).map(|(&x, &y)| (widen(x), widen(y))).unzip();
+        let nulls = NullBuffer::from((0..ROWS).map(|i| i % 13 != 4).collect::<Vec<_>>());
+        let frame = frame(&nulls, OverflowPolicy::Null);
+        let bound = W::from_i64(BOUND);
+        let shapes = [
+            (Input::Array(&a[..]), Input::Array(&b[..])),
+            (Input::Array(&a[..]), Input::Scalar(b[9])),
+            (Input::Scalar(a[9]), Input::Array(&b[..])),
+        ];
+        let wide_shapes = [
+            (Input::Array(&wide_a[..]), Input::Array(&wide_b[..])),
+            (Input::Array(&wide_a[..]), Input::Scalar(wide_b[9])),
+            (Input::Scalar(wide_a[9]), Input::Array(&wide_b[..])),
+        ];
+        for ((l, r), (wl, wr)) in shapes.into_iter().zip(wide_shapes) {
+            let narrow_out = run::<i64, W, FlaggedSum>(l, r, &bound, &frame).unwrap();
+            for wide_out in [
+                run::<S, W, FlaggedSum>(wl, wr, &bound, &frame).unwrap(),
+                run_multiversioned::<S, W, FlaggedSum>(wl, wr, &bound, &frame).unwrap(),
+            ] {
+                assert_eq!(wide_out.nulls, narrow_out.nulls);
+                let valid = |i: &usize| narrow_out.nulls.as_ref().is_none_or(|n| n.is_valid(*i));
+                for i in (0..ROWS).filter(valid) {
+                    assert_eq!(narrow(wide_out.values[i]), narrow_out.values[i], "row {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wide_storage_read_and_written_as_words_agrees_with_i64_storage() {
+        // Work narrower than storage: the loops go through `Words`.
+        assert_storage_agrees::<i128, i64>(i128::from, |v| i64::try_from(v).unwrap());
+        assert_storage_agrees::<i256, i64>(i256::from, |v| v.to_i128().unwrap() as i64);
+        assert_storage_agrees::<i256, i128>(i256::from, |v| v.to_i128().unwrap() as i64);
+        // As wide: whole values.
+        assert_storage_agrees::<i128, i128>(i128::from, |v| i64::try_from(v).unwrap());
+        assert_storage_agrees::<i256, I256>(i256::from, |v| v.to_i128().unwrap() as i64);
     }
 }

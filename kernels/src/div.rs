@@ -227,13 +227,10 @@ pub fn div<S: Storage>(
     let (_, down) = spec.shifts();
     // The scaled divisor's bound, a zero divisor counting as one.
     let divisor_bits = plan.rhs.max(1) + shift_bits(down);
-    // A divisor per row: the estimate replaces a hardware divide. One divisor
-    // for every row already divides by a multiply-high, which the estimate
-    // did not beat (measured with `i128` storage, whose loads and stores do
-    // not vectorize).
-    let per_row_divisor = matches!(rhs.input, Input::Array(_));
+    // Where the estimate vectorizes it replaces a hardware divide per row, and
+    // for one divisor on every row it also beats the multiply-high by a
+    // prepared divisor, which does not vectorize.
     if plan.width == WorkWidth::I64
-        && per_row_divisor
         && divisor_bits <= estimate::DIVISOR_BITS
         && crate::arity::wide_vectors()
     {
@@ -304,10 +301,21 @@ mod tests {
                     policies: Policies { on_overflow: policy, on_divide_by_zero: policy },
                 };
                 let spec = DivSpec { shift: 0, rounding, result_precision: 18 };
-                let (l, r) = (Input::Array(&a[..]), Input::Array(&b[..]));
-                let exact = divide::<i64, i64, Exact>(l, r, &spec, &frame);
-                let estimated = divide::<i64, i64, Estimated>(l, r, &spec, &frame);
-                assert_same_outcome(exact, estimated, &format!("{rounding:?}, {policy:?}"));
+                // A divisor per row, and one for every row (a zero one too).
+                let divisors = [7, -3, 1, -1, (1 << 61) - 1, 1 - (1 << 61), 1_000_003, 0];
+                let rhs = core::iter::once(Input::Array(&b[..]))
+                    .chain(divisors.into_iter().map(Input::Scalar));
+                for r in rhs {
+                    let l = Input::Array(&a[..]);
+                    let exact = divide::<i64, i64, Exact>(l, r, &spec, &frame);
+                    let estimated = divide::<i64, i64, Estimated>(l, r, &spec, &frame);
+                    let divisor = match r {
+                        Input::Array(_) => "per row".to_string(),
+                        Input::Scalar(d) => d.to_string(),
+                    };
+                    let context = format!("{rounding:?}, {policy:?}, divisor {divisor}");
+                    assert_same_outcome(exact, estimated, &context);
+                }
             }
         }
     }

@@ -1,6 +1,8 @@
 //! The native integer types decimal values are stored in.
 
-use arrow_buffer::{ArrowNativeType, ToByteSlice, i256};
+use arrow_buffer::{ArrowNativeType, i256};
+
+use core::mem::MaybeUninit;
 
 use crate::work::Work;
 
@@ -22,6 +24,20 @@ pub trait Storage: ArrowNativeType + core::fmt::Debug {
     /// which is `|v|` or `|v| - 1`) has the bit length of the largest of them,
     /// and one bit more covers the `- 1`.
     fn magnitude_bits(values: &[Self]) -> u32;
+
+    /// The value as the 64-bit words of its memory image (`Self` for storage
+    /// of at most 64 bits). A loop over words that reads only the low ones
+    /// vectorizes as 64-bit lanes; one over `i128` or `i256` values loads
+    /// and stores each value on its own.
+    type Words: Copy;
+    /// A column as word arrays: the same memory.
+    fn as_words(values: &[Self]) -> &[Self::Words];
+    /// Output slots as word-array slots: the same memory.
+    fn word_slots(slots: &mut [MaybeUninit<Self>]) -> &mut [MaybeUninit<Self::Words>];
+    /// [`load`](Self::load) from the words.
+    fn load_words<W: Work>(words: Self::Words) -> W;
+    /// [`store`](Self::store) as words.
+    fn store_words<W: Work>(value: W) -> Self::Words;
 }
 
 macro_rules! small_storage {
@@ -35,6 +51,23 @@ macro_rules! small_storage {
             #[inline(always)]
             fn store<W: Work>(value: W) -> Self {
                 value.wrapping_to_i64() as $t
+            }
+            type Words = Self;
+            #[inline(always)]
+            fn as_words(values: &[Self]) -> &[Self] {
+                values
+            }
+            #[inline(always)]
+            fn word_slots(slots: &mut [MaybeUninit<Self>]) -> &mut [MaybeUninit<Self>] {
+                slots
+            }
+            #[inline(always)]
+            fn load_words<W: Work>(words: Self) -> W {
+                words.load()
+            }
+            #[inline(always)]
+            fn store_words<W: Work>(value: W) -> Self {
+                Self::store(value)
             }
             #[inline(always)]
             fn magnitude_bits(values: &[Self]) -> u32 {
@@ -58,17 +91,37 @@ impl Storage for i128 {
     }
     #[inline(always)]
     fn magnitude_bits(values: &[Self]) -> u32 {
-        // Over the little-endian bytes, as pairs of 64-bit words: the compiler
-        // vectorizes this form, not one over `i128` values.
-        let (words, _) = values.to_byte_slice().as_chunks::<16>();
-        let (low, high) = words.iter().fold((0u64, 0u64), |(low, high), v| {
-            let (l, h) = v.split_at(8);
-            let l = u64::from_le_bytes(l.try_into().unwrap_or_default());
-            let h = i64::from_le_bytes(h.try_into().unwrap_or_default());
-            let sign = h >> 63;
-            (low | (l ^ sign as u64), high | (h ^ sign) as u64)
+        // Over pairs of words: the compiler vectorizes this form, not one
+        // over `i128` values.
+        let (low, high) = Self::as_words(values).iter().fold((0, 0), |(low, high), &words| {
+            let [l, h] = u128_words(words);
+            let sign = ((h as i64) >> 63) as u64;
+            (low | (l ^ sign), high | (h ^ sign))
         });
         word_bits(&[low, high]) + 1
+    }
+    type Words = [u64; 2];
+    #[inline(always)]
+    fn as_words(values: &[Self]) -> &[[u64; 2]] {
+        // SAFETY: `[u64; 2]` has the size of `i128`, an alignment no larger,
+        // and every bit pattern is valid for both.
+        unsafe { cast_slice(values) }
+    }
+    #[inline(always)]
+    fn word_slots(slots: &mut [MaybeUninit<Self>]) -> &mut [MaybeUninit<[u64; 2]>] {
+        // SAFETY: as for `as_words`; a slot written through either view
+        // holds a valid value of both types.
+        unsafe { cast_slice_mut(slots) }
+    }
+    #[inline(always)]
+    fn load_words<W: Work>(words: [u64; 2]) -> W {
+        let [low, high] = u128_words(words);
+        W::from_i128(((u128::from(high) << 64) | u128::from(low)) as i128)
+    }
+    #[inline(always)]
+    fn store_words<W: Work>(value: W) -> [u64; 2] {
+        let v = value.wrapping_to_i128();
+        u128_words([v as u64, (v >> 64) as u64])
     }
 }
 
@@ -84,17 +137,83 @@ impl Storage for i256 {
     }
     #[inline(always)]
     fn magnitude_bits(values: &[Self]) -> u32 {
-        // As for `i128`: over the bytes, as four 64-bit words per value.
-        let (values, _) = values.to_byte_slice().as_chunks::<32>();
-        let words = values.iter().fold([0u64; 4], |acc, v| {
-            let (words, _) = v.as_chunks::<8>();
-            let parts: [u64; 4] =
-                core::array::from_fn(|i| words.get(i).map_or(0, |w| u64::from_le_bytes(*w)));
+        // As for `i128`: over four words per value.
+        let words = Self::as_words(values).iter().fold([0u64; 4], |acc, &words| {
+            let parts = i256_words(words);
             let sign = ((parts[3] as i64) >> 63) as u64;
             core::array::from_fn(|i| acc[i] | (parts[i] ^ sign))
         });
         word_bits(&words) + 1
     }
+    type Words = [u64; 4];
+    #[inline(always)]
+    fn as_words(values: &[Self]) -> &[[u64; 4]] {
+        // SAFETY: `[u64; 4]` has the size of arrow's `i256` (two 128-bit
+        // integers, `repr(C)`), an alignment no larger, and every bit pattern
+        // is valid for both.
+        unsafe { cast_slice(values) }
+    }
+    #[inline(always)]
+    fn word_slots(slots: &mut [MaybeUninit<Self>]) -> &mut [MaybeUninit<[u64; 4]>] {
+        // SAFETY: as for `as_words`; a slot written through either view
+        // holds a valid value of both types.
+        unsafe { cast_slice_mut(slots) }
+    }
+    #[inline(always)]
+    fn load_words<W: Work>(words: [u64; 4]) -> W {
+        let [w0, w1, w2, w3] = i256_words(words);
+        let low = (u128::from(w1) << 64) | u128::from(w0);
+        let high = (u128::from(w3) << 64) | u128::from(w2);
+        W::from_i256(i256::from_parts(low, high as i128))
+    }
+    #[inline(always)]
+    fn store_words<W: Work>(value: W) -> [u64; 4] {
+        let (low, high) = value.wrapping_to_i256().to_parts();
+        let high = high as u128;
+        i256_words([low as u64, (low >> 64) as u64, high as u64, (high >> 64) as u64])
+    }
+}
+
+/// A 128-bit integer's words from least significant to most, from or to
+/// their order in memory (the same permutation both ways).
+#[inline(always)]
+fn u128_words([a, b]: [u64; 2]) -> [u64; 2] {
+    if cfg!(target_endian = "little") { [a, b] } else { [b, a] }
+}
+
+/// Arrow's `i256` words from least significant to most, from or to their
+/// order in memory: the low 128-bit half first, each half in native order.
+#[inline(always)]
+fn i256_words([a, b, c, d]: [u64; 4]) -> [u64; 4] {
+    let [a, b] = u128_words([a, b]);
+    let [c, d] = u128_words([c, d]);
+    [a, b, c, d]
+}
+
+/// Views a slice of `T` as a slice of `U`.
+///
+/// # Safety
+/// Every bit pattern of a `T` must be a valid `U`.
+#[inline(always)]
+unsafe fn cast_slice<T, U>(values: &[T]) -> &[U] {
+    const { assert!(size_of::<T>() == size_of::<U>() && align_of::<U>() <= align_of::<T>()) };
+    // SAFETY: same size and no stricter alignment (checked above), so the
+    // memory of `values` holds exactly `values.len()` aligned `U`s, valid by
+    // the caller's guarantee, for the same lifetime.
+    unsafe { core::slice::from_raw_parts(values.as_ptr().cast(), values.len()) }
+}
+
+/// Views a slice of maybe-uninitialized `T` as one of maybe-uninitialized
+/// `U`.
+///
+/// # Safety
+/// Every bit pattern of a `U` must be a valid `T` (what is written through
+/// the view is later read as `T`).
+#[inline(always)]
+unsafe fn cast_slice_mut<T, U>(slots: &mut [MaybeUninit<T>]) -> &mut [MaybeUninit<U>] {
+    const { assert!(size_of::<T>() == size_of::<U>() && align_of::<U>() <= align_of::<T>()) };
+    // SAFETY: as in `cast_slice`; the view borrows `slots` exclusively.
+    unsafe { core::slice::from_raw_parts_mut(slots.as_mut_ptr().cast(), slots.len()) }
 }
 
 /// The bit length of a little-endian multi-word magnitude.
