@@ -243,6 +243,27 @@ mod tests {
     }
 
     #[test]
+    fn words_are_the_values_memory_image() {
+        use ethnum::I256;
+        for v in [i128::MIN, i128::MAX, -1, 0, 1, -(1 << 64), (1 << 64) - 1, i64::MIN.into()] {
+            let words = i128::as_words(core::slice::from_ref(&v))[0];
+            assert_eq!(i128::load_words::<i128>(words), v);
+            assert_eq!(i128::load_words::<i64>(words), v as i64);
+            assert_eq!(i128::store_words(v), words);
+            assert_eq!(i128::store_words(v as i64), i128::as_words(&[i128::from(v as i64)])[0]);
+        }
+        let wide = [i256::MIN, i256::MAX, i256::from_parts(u128::MAX, 0), i256::from_i128(-3)];
+        for v in wide {
+            let words = i256::as_words(core::slice::from_ref(&v))[0];
+            assert_eq!(i256::load_words::<I256>(words), v.load::<I256>());
+            assert_eq!(i256::load_words::<i128>(words), v.as_i128());
+            assert_eq!(i256::store_words(v.load::<I256>()), words);
+            let low = i256::from_i128(v.as_i128());
+            assert_eq!(i256::store_words(v.as_i128()), i256::as_words(&[low])[0]);
+        }
+    }
+
+    #[test]
     fn magnitude_bits_examples() {
         // One bit above the largest magnitude's length, at most.
         assert_eq!(i64::magnitude_bits(&[]), 1);
