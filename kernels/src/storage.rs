@@ -115,8 +115,7 @@ impl Storage for i128 {
     }
     #[inline(always)]
     fn load_words<W: Work>(words: [u64; 2]) -> W {
-        let [low, high] = u128_words(words);
-        W::from_i128(((u128::from(high) << 64) | u128::from(low)) as i128)
+        W::from_i128(join(u128_words(words)) as i128)
     }
     #[inline(always)]
     fn store_words<W: Work>(value: W) -> [u64; 2] {
@@ -162,9 +161,7 @@ impl Storage for i256 {
     #[inline(always)]
     fn load_words<W: Work>(words: [u64; 4]) -> W {
         let [w0, w1, w2, w3] = i256_words(words);
-        let low = (u128::from(w1) << 64) | u128::from(w0);
-        let high = (u128::from(w3) << 64) | u128::from(w2);
-        W::from_i256(i256::from_parts(low, high as i128))
+        W::from_i256(i256::from_parts(join([w0, w1]), join([w2, w3]) as i128))
     }
     #[inline(always)]
     fn store_words<W: Work>(value: W) -> [u64; 4] {
@@ -179,6 +176,12 @@ impl Storage for i256 {
 #[inline(always)]
 fn u128_words([a, b]: [u64; 2]) -> [u64; 2] {
     if cfg!(target_endian = "little") { [a, b] } else { [b, a] }
+}
+
+/// The 128-bit integer of two words, least significant first.
+#[inline(always)]
+fn join([low, high]: [u64; 2]) -> u128 {
+    (u128::from(high) << 64) | u128::from(low)
 }
 
 /// Arrow's `i256` words from least significant to most, from or to their
