@@ -203,8 +203,8 @@ impl<S: Storage> Access<S> for Whole {
 
 /// The 64-bit words of each value's memory image ([`Storage::Words`]): for a
 /// work type narrower than the storage (money in `i128` or `i256` columns
-/// computed in `i64`), where the loop reads one word of each operand and the
-/// compiler loads and stores whole vectors, deinterleaving them.
+/// computed in `i64`), where the loop reads only the low words of each value
+/// and the compiler loads and stores whole vectors, deinterleaving them.
 struct Words;
 
 impl<S: Storage> Access<S> for Words {
@@ -705,11 +705,14 @@ mod tests {
 
     /// The same call on the same values stored as `i64` and as `S`, both in
     /// work type `W` and in both compiled loops: the same validity and values.
+    /// `words`: whether `S` is read and written as words in `W`.
     #[track_caller]
     fn assert_storage_agrees<S: Storage, W: Work>(
+        words: bool,
         widen: impl Fn(i64) -> S,
         narrow: impl Fn(S) -> i64,
     ) {
+        assert_eq!(narrower_than_storage::<S, W>(), words, "access path");
         let (a, b) = columns(&[5, 900], &[70, 1400]);
         let (wide_a, wide_b): (Vec<S>, Vec<S>) =
             a.iter().zip(&b).map(|(&x, &y)| (widen(x), widen(y))).unzip();
@@ -726,29 +729,34 @@ mod tests {
             (Input::Array(&wide_a[..]), Input::Scalar(wide_b[9])),
             (Input::Scalar(wide_a[9]), Input::Array(&wide_b[..])),
         ];
-        for ((l, r), (wl, wr)) in shapes.into_iter().zip(wide_shapes) {
-            let narrow_out = run::<i64, W, FlaggedSum>(l, r, &bound, &frame).unwrap();
-            for wide_out in [
-                run::<S, W, FlaggedSum>(wl, wr, &bound, &frame).unwrap(),
-                run_multiversioned::<S, W, FlaggedSum>(wl, wr, &bound, &frame).unwrap(),
-            ] {
-                assert_eq!(wide_out.nulls, narrow_out.nulls);
-                let valid = |i: &usize| narrow_out.nulls.as_ref().is_none_or(|n| n.is_valid(*i));
-                for i in (0..ROWS).filter(valid) {
-                    assert_eq!(narrow(wide_out.values[i]), narrow_out.values[i], "row {i}");
-                }
+        // Every row's inputs fit `i64`, null rows' too, and so do their sums.
+        let as_i64 = |out: Result<Output<S>, KernelError>| {
+            out.map(|out| Output {
+                values: out.values.iter().map(|&v| narrow(v)).collect::<Vec<_>>().into(),
+                nulls: out.nulls,
+            })
+        };
+        for (shape, ((l, r), (wl, wr))) in shapes.into_iter().zip(wide_shapes).enumerate() {
+            let expected = run::<i64, W, FlaggedSum>(l, r, &bound, &frame);
+            let portable = run::<S, W, FlaggedSum>(wl, wr, &bound, &frame);
+            let chosen = run_multiversioned::<S, W, FlaggedSum>(wl, wr, &bound, &frame);
+            for (copy, actual) in [("portable", portable), ("multiversioned", chosen)] {
+                let context = format!("shape {shape}, {copy} loop");
+                assert_same_outcome(expected.clone(), as_i64(actual), &context);
             }
         }
     }
 
     #[test]
     fn wide_storage_read_and_written_as_words_agrees_with_i64_storage() {
+        let from_i128 = |v: i128| i64::try_from(v).unwrap();
+        let from_i256 = |v: i256| from_i128(v.to_i128().unwrap());
         // Work narrower than storage: the loops go through `Words`.
-        assert_storage_agrees::<i128, i64>(i128::from, |v| i64::try_from(v).unwrap());
-        assert_storage_agrees::<i256, i64>(i256::from, |v| v.to_i128().unwrap() as i64);
-        assert_storage_agrees::<i256, i128>(i256::from, |v| v.to_i128().unwrap() as i64);
+        assert_storage_agrees::<i128, i64>(true, i128::from, from_i128);
+        assert_storage_agrees::<i256, i64>(true, i256::from, from_i256);
+        assert_storage_agrees::<i256, i128>(true, i256::from, from_i256);
         // As wide: whole values.
-        assert_storage_agrees::<i128, i128>(i128::from, |v| i64::try_from(v).unwrap());
-        assert_storage_agrees::<i256, I256>(i256::from, |v| v.to_i128().unwrap() as i64);
+        assert_storage_agrees::<i128, i128>(false, i128::from, from_i128);
+        assert_storage_agrees::<i256, I256>(false, i256::from, from_i256);
     }
 }
