@@ -104,6 +104,11 @@ impl DecimalValues {
         with_buffer!(self, b => b.get(i).map(|v| v.to_i256()))
     }
 
+    /// The values as the kernels read them.
+    pub(crate) fn column(&self) -> decimal_kernels_native::Column<'_> {
+        with_buffer!(self, b => decimal_kernels_native::Column::from(b))
+    }
+
     fn slice(&self, offset: usize, len: usize) -> Self {
         with_buffer!(self, b => b.slice(offset, len).into_values())
     }

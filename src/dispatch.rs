@@ -1,23 +1,24 @@
 //! From dynamic operands to one typed kernel call.
 //!
 //! The result type comes from the profile; the operator's shape (shifts,
-//! rounding, result precision) from the types. Both operands and the result
-//! then meet at one storage width, the widest of the three (an operand stored
-//! narrower is widened first, a result stored wider than the profile wants is
-//! narrowed after), so each kernel is compiled once per width, not per pair of
-//! widths. Validity is combined with one bitmap operation.
+//! rounding, result precision) from the types. The operands go to the kernels
+//! as they are stored, whatever their widths, and the result comes back in
+//! the width the profile wants: the kernels read each width into their work
+//! type block by block and write the result's width directly, so no operand
+//! is copied to a common width first and no result narrowed after. Validity
+//! is combined with one bitmap operation.
 
-use arrow_buffer::{NullBuffer, ScalarBuffer};
+use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels_native::{
-    self as native, DivSpec, Frame, Input, KernelError, Magnitude, MulSpec, Policies, SumSpec,
+    self as native, DivSpec, Frame, Input, KernelError, MulSpec, Policies, SumSpec,
 };
 
-use crate::array::{DecimalArray, DecimalNative, DecimalValues, with_native};
+use crate::array::{DecimalArray, DecimalNative, with_native};
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp};
 use crate::profile::{result_type, result_width};
 use crate::scalar::DecimalScalar;
-use crate::types::{DecimalType, StorageWidth};
+use crate::types::DecimalType;
 
 /// One side of an operation: a column or a single value broadcast to every row.
 #[derive(Clone, Copy, Debug)]
@@ -40,7 +41,7 @@ impl<'a> From<&'a DecimalScalar> for Operand<'a> {
     }
 }
 
-impl Operand<'_> {
+impl<'a> Operand<'a> {
     /// The operand's type.
     #[must_use]
     pub fn dtype(&self) -> DecimalType {
@@ -50,17 +51,24 @@ impl Operand<'_> {
         }
     }
 
-    /// The narrowest width that holds the operand's stored values as they are.
-    fn width(&self) -> StorageWidth {
+    /// The operand as the kernels read it: its stored values as they are,
+    /// and for a checked array the promise that they fit its precision.
+    fn input(self) -> Input<'a> {
         match self {
-            Self::Array(a) => a.width(),
-            Self::Scalar(s) => {
-                let v = s.value().unwrap_or(arrow_buffer::i256::ZERO);
-                StorageWidth::ALL
-                    .into_iter()
-                    .find(|w| with_native!(*w, T => T::from_i256(v).is_some()))
-                    .unwrap_or(StorageWidth::I256)
+            Self::Array(a) => {
+                let input = Input::array(a.values().column());
+                if a.is_checked() {
+                    // SAFETY: a checked array was built by `try_new` (which
+                    // checks every valid value against the precision) or by
+                    // this crate from values known to fit (kernel results,
+                    // parsed text, slices and width changes of checked
+                    // arrays): every valid value is within its precision.
+                    unsafe { input.assume_precision(a.dtype().precision()) }
+                } else {
+                    input
+                }
             }
+            Self::Scalar(s) => Input::scalar(s.value().unwrap_or(i256::ZERO)),
         }
     }
 }
@@ -98,33 +106,12 @@ pub fn binary<'a>(
         return Ok(DecimalArray::from_parts(result, values, Some(NullBuffer::new_null(len))));
     }
     let nulls = NullBuffer::union(array_nulls(lhs), array_nulls(rhs));
-    let width = out_width.max(lhs.width()).max(rhs.width());
-    let values = with_native!(width, T => {
-        let call = TypedCall::<T> {
-            op,
-            lhs: typed_operand(lhs)?,
-            rhs: typed_operand(rhs)?,
-            types: (lhs.dtype(), rhs.dtype()),
-            result,
-            options,
-            frame: Frame { len, nulls: nulls.as_ref(), policies: policies(options) },
-        };
-        call.run()?
+    let call = Call { op, types: (lhs.dtype(), rhs.dtype()), result, options };
+    let frame = Frame::new(len).with_nulls(nulls.as_ref()).with_policies(policies(options));
+    let (values, nulls) = with_native!(out_width, T => {
+        let output = call.run::<T>(lhs.input(), rhs.input(), &frame)?;
+        (T::into_values(output.values), output.nulls)
     });
-    let (values, nulls) = values;
-    let values = if values.width() == out_width {
-        values
-    } else {
-        with_native!(out_width, T => {
-            // Every valid result is within the result precision, which the
-            // result width holds; only null rows can fail to convert.
-            let is_valid = |row: usize| nulls.as_ref().is_none_or(|n| n.is_valid(row));
-            let narrowed = values.to_native::<T>(is_valid).map_err(|row| {
-                DecimalError::Overflow { row, result_type: result }
-            })?;
-            T::into_values(narrowed)
-        })
-    };
     Ok(DecimalArray::from_parts(result, values, nulls))
 }
 
@@ -151,72 +138,31 @@ fn policies(options: &ArithmeticOptions) -> Policies {
     Policies { on_overflow: options.on_overflow(), on_divide_by_zero: options.on_divide_by_zero() }
 }
 
-/// An operand's values at storage `T`, with what is known of their size.
-struct TypedOperand<T: arrow_buffer::ArrowNativeType> {
-    values: TypedValues<T>,
-    magnitude: Magnitude,
-}
-
-enum TypedValues<T: arrow_buffer::ArrowNativeType> {
-    Array(ScalarBuffer<T>),
-    Scalar(T),
-}
-
-fn typed_operand<T: DecimalNative>(operand: Operand<'_>) -> Result<TypedOperand<T>, DecimalError> {
-    let precision = Magnitude::Precision(operand.dtype().precision());
-    Ok(match operand {
-        Operand::Array(a) => TypedOperand {
-            values: TypedValues::Array(
-                a.values()
-                    .to_native::<T>(|row| a.is_valid(row))
-                    .map_err(|row| a.out_of_range(row))?,
-            ),
-            magnitude: if a.is_checked() { precision } else { Magnitude::Unknown },
-        },
-        Operand::Scalar(s) => {
-            let v = s.value().and_then(T::from_i256).unwrap_or_default();
-            TypedOperand { values: TypedValues::Scalar(v), magnitude: Magnitude::Unknown }
-        }
-    })
-}
-
-impl<T: DecimalNative> TypedOperand<T> {
-    fn native(&self) -> native::Operand<'_, T> {
-        let input = match &self.values {
-            TypedValues::Array(values) => Input::Array(values),
-            TypedValues::Scalar(value) => Input::Scalar(*value),
-        };
-        native::Operand { input, magnitude: self.magnitude }
-    }
-}
-
-/// One kernel call at storage `T`.
-struct TypedCall<'a, T: arrow_buffer::ArrowNativeType> {
+/// One kernel call: the operator and the types it runs between.
+struct Call<'a> {
     op: BinaryOp,
-    lhs: TypedOperand<T>,
-    rhs: TypedOperand<T>,
     /// The operands' types.
     types: (DecimalType, DecimalType),
     result: DecimalType,
     options: &'a ArithmeticOptions,
-    frame: Frame<'a>,
 }
 
-impl<T: DecimalNative> TypedCall<'_, T> {
-    fn run(&self) -> Result<(DecimalValues, Option<NullBuffer>), DecimalError> {
+impl Call<'_> {
+    /// Runs the kernel with results stored as `T`.
+    fn run<T: DecimalNative>(
+        &self,
+        lhs: Input<'_>,
+        rhs: Input<'_>,
+        frame: &Frame<'_>,
+    ) -> Result<native::Output<T>, DecimalError> {
         let scale = |t: DecimalType| i32::from(t.scale());
         let (s1, s2, rs) = (scale(self.types.0), scale(self.types.1), scale(self.result));
         let precision = self.result.precision();
         let rounding = self.options.rounding();
-        let (lhs, rhs, frame) = (self.lhs.native(), self.rhs.native(), &self.frame);
         let output = match self.op {
             BinaryOp::Add | BinaryOp::Sub => {
                 let shift = |s: i32| u32::try_from(rs - s).map_err(|_| self.unaligned());
-                let spec = SumSpec {
-                    lhs_shift: shift(s1)?,
-                    rhs_shift: shift(s2)?,
-                    result_precision: precision,
-                };
+                let spec = SumSpec::new(shift(s1)?, shift(s2)?, precision);
                 if self.op == BinaryOp::Add {
                     native::add(lhs, rhs, &spec, frame)
                 } else {
@@ -224,16 +170,15 @@ impl<T: DecimalNative> TypedCall<'_, T> {
                 }
             }
             BinaryOp::Mul => {
-                let spec = MulSpec { shift: s1 + s2 - rs, rounding, result_precision: precision };
+                let spec = MulSpec::new(s1 + s2 - rs, rounding, precision);
                 native::mul(lhs, rhs, &spec, frame)
             }
             BinaryOp::Div => {
-                let spec = DivSpec { shift: rs - s1 + s2, rounding, result_precision: precision };
+                let spec = DivSpec::new(rs - s1 + s2, rounding, precision);
                 native::div(lhs, rhs, &spec, frame)
             }
         };
-        let output = output.map_err(|e| self.error(e))?;
-        Ok((T::into_values(output.values), output.nulls))
+        output.map_err(|e| self.error(e))
     }
 
     fn unaligned(&self) -> DecimalError {
@@ -254,6 +199,15 @@ impl<T: DecimalNative> TypedCall<'_, T> {
             KernelError::LengthMismatch { expected, actual } => {
                 DecimalError::LengthMismatch { expected, actual }
             }
+            // The profiles never ask for these (a result width always holds
+            // the result precision, sums shift one side only); reported as
+            // the types the kernels cannot serve if they ever did.
+            other => DecimalError::UnsupportedTypes {
+                op: self.op,
+                lhs: self.types.0,
+                rhs: self.types.1,
+                reason: format!("the kernels reject the call: {other:?}"),
+            },
         }
     }
 }

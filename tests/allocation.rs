@@ -106,10 +106,20 @@ fn assert_allocates_only_the_result(
         "{op:?} by a scalar: {bytes} bytes allocated, result {}",
         result_bytes(&result)
     );
+    let scalar = DecimalScalar::parse(lhs.dtype(), "7").unwrap();
+    let (result, bytes) = allocated_by(|| binary(op, &scalar, rhs, &opts).unwrap());
+    let budget = result_bytes(&result) + SLACK;
+    assert!(
+        bytes <= budget,
+        "a scalar {op:?} an array: {bytes} bytes allocated, result {}",
+        result_bytes(&result)
+    );
 }
 
+const OPS: [BinaryOp; 4] = [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div];
+
 #[test]
-fn million_row_mul_and_div_allocate_only_their_result() {
+fn million_row_calls_allocate_only_their_result() {
     let t = DecimalType::try_new(15, 2).unwrap();
     for nulls in [false, true] {
         let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
@@ -118,9 +128,30 @@ fn million_row_mul_and_div_allocate_only_their_result() {
         let fixed = ArithmeticOptions::fixed_point().with_rounding(RoundingMode::HalfUp);
         let (c, d) =
             (column(t, StorageWidth::I64, 7, nulls), column(t, StorageWidth::I64, 13, nulls));
-        for op in [BinaryOp::Mul, BinaryOp::Div] {
+        for op in OPS {
             assert_allocates_only_the_result(op, &a, &b, arrow);
             assert_allocates_only_the_result(op, &c, &d, fixed);
+        }
+    }
+}
+
+#[test]
+fn mixed_storage_allocates_only_the_result() {
+    let t = DecimalType::try_new(15, 2).unwrap();
+    let fixed = ArithmeticOptions::fixed_point().with_rounding(RoundingMode::HalfUp);
+    let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
+    for nulls in [false, true] {
+        let narrow = column(t, StorageWidth::I64, 7, nulls);
+        let wide = column(t, StorageWidth::I128, 13, nulls);
+        for op in OPS {
+            // i64 with i128, both ways round, results in i128 (Arrow) and in
+            // i64 (FixedPoint's width for decimal(15, 2)).
+            for opts in [arrow, fixed] {
+                assert_allocates_only_the_result(op, &narrow, &wide, opts);
+                assert_allocates_only_the_result(op, &wide, &narrow, opts);
+            }
+            // Money stored in i128 on both sides with an i64 result.
+            assert_allocates_only_the_result(op, &wide, &wide, fixed);
         }
     }
 }

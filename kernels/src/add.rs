@@ -18,15 +18,27 @@
 
 use core::marker::PhantomData;
 
+use arrow_buffer::NullBuffer;
+
 use crate::arity::{
-    Frame, KernelError, Output, RowKernel, left_or_overflow_flag, overflow_flag, run,
+    Frame, KernelError, Output, RowKernel, left_or_overflow_flag, output, overflow_flag, run,
 };
-use crate::plan::{Operand, Plan, WorkWidth, needs_check, plan, shift_bits, with_work};
+use crate::column::{Input, Sink};
+use crate::plan::{Plan, WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
+use crate::pow10::precision_bits;
 use crate::storage::Storage;
 use crate::work::Work;
 
 /// The shape of an addition or subtraction, from the operand and result types.
+///
+/// ```
+/// use decimal_kernels_native::SumSpec;
+/// // decimal(10, 2) + decimal(10, 4) at scale 4: two digits appended to the left.
+/// let spec = SumSpec::new(2, 0, 13);
+/// assert_eq!((spec.lhs_shift, spec.rhs_shift), (2, 0));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct SumSpec {
     /// Digits appended to the left operand to reach the result scale.
     pub lhs_shift: u32,
@@ -38,13 +50,21 @@ pub struct SumSpec {
 
 /// What a sum or difference computes once per call.
 #[derive(Clone, Copy, Debug)]
-pub struct SumConstants<W> {
+pub(crate) struct SumConstants<W> {
     pub(crate) lhs_factor: W,
     pub(crate) rhs_factor: W,
     pub(crate) bound: W,
 }
 
 impl SumSpec {
+    /// Appends `lhs_shift` digits to the left operand and `rhs_shift` to the
+    /// right one (at most one of them non-zero), and checks results against
+    /// `result_precision` digits.
+    #[must_use]
+    pub fn new(lhs_shift: u32, rhs_shift: u32, result_precision: u8) -> Self {
+        Self { lhs_shift, rhs_shift, result_precision }
+    }
+
     /// `L` such that every sum of operands below `2^lhs_bits` and `2^rhs_bits`
     /// is below `2^L`.
     fn result_bits(&self, lhs_bits: u32, rhs_bits: u32) -> u32 {
@@ -54,7 +74,7 @@ impl SumSpec {
     }
 
     /// The work type and how results are checked.
-    pub(crate) fn plan<S: Storage>(&self, lhs: &Operand<'_, S>, rhs: &Operand<'_, S>) -> SumPlan {
+    pub(crate) fn plan(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> SumPlan {
         let width_for = |l, r| WorkWidth::for_bits(self.result_bits(l, r));
         let checked = |p: Plan| {
             let check = needs_check(self.result_bits(p.lhs, p.rhs), self.result_precision);
@@ -67,8 +87,15 @@ impl SumSpec {
         // Declared bounds are trusted as they are (measuring would cost a
         // pass as long as the add itself).
         let declared = plan(lhs, rhs, WorkWidth::Wide, width_for);
-        let native = WorkWidth::for_bits(<S::Native as Work>::MAGNITUDE_BITS);
-        if declared.width <= native { checked(declared) } else { SumPlan::Carried }
+        // A carry out of the type means overflow only if the type holds every
+        // result of the result precision.
+        let result = WorkWidth::for_bits(precision_bits(self.result_precision.into()));
+        let native = storage_work(lhs, rhs).max(result);
+        if declared.width <= native {
+            checked(declared)
+        } else {
+            SumPlan::Carried { width: native }
+        }
     }
 
     /// Whether the operands are already at the result scale.
@@ -87,7 +114,7 @@ impl SumSpec {
 
 /// Whether the right operand is added or subtracted: the one thing that tells
 /// a difference from a sum.
-pub trait SumOperator: Copy + Send + Sync + 'static {
+pub(crate) trait SumOperator: Copy + Send + Sync + 'static {
     /// `a ± b`, wrapping.
     fn combine<W: Work>(a: W, b: W) -> W;
     /// `a ± b`, and whether it left the type.
@@ -96,7 +123,7 @@ pub trait SumOperator: Copy + Send + Sync + 'static {
 
 /// Addition.
 #[derive(Clone, Copy, Debug)]
-pub struct Plus;
+pub(crate) struct Plus;
 
 impl SumOperator for Plus {
     #[inline(always)]
@@ -120,15 +147,18 @@ pub(crate) enum SumPlan {
         /// Whether results are compared with the bound.
         checked: bool,
     },
-    /// Same-scale operands in the storage's own width, a carry out of it
-    /// counting as overflow.
-    Carried,
+    /// Same-scale operands in the widest operand storage's own width, a
+    /// carry out of it counting as overflow.
+    Carried {
+        /// The work type.
+        width: WorkWidth,
+    },
 }
 
 /// `a ± b`, operands at the result scale; `CHECKED`: whether results can
 /// exceed the precision at all.
 #[derive(Clone, Copy, Debug)]
-pub struct Sum<O, const CHECKED: bool>(PhantomData<O>);
+pub(crate) struct Sum<O, const CHECKED: bool>(PhantomData<O>);
 
 impl<W: Work, O: SumOperator, const CHECKED: bool> RowKernel<W> for Sum<O, CHECKED> {
     type Constants = SumConstants<W>;
@@ -142,7 +172,7 @@ impl<W: Work, O: SumOperator, const CHECKED: bool> RowKernel<W> for Sum<O, CHECK
 
 /// `a * 10^ka ± b * 10^kb`.
 #[derive(Clone, Copy, Debug)]
-pub struct ScaledSum<O, const CHECKED: bool>(PhantomData<O>);
+pub(crate) struct ScaledSum<O, const CHECKED: bool>(PhantomData<O>);
 
 impl<W: Work, O: SumOperator, const CHECKED: bool> RowKernel<W> for ScaledSum<O, CHECKED> {
     type Constants = SumConstants<W>;
@@ -157,7 +187,7 @@ impl<W: Work, O: SumOperator, const CHECKED: bool> RowKernel<W> for ScaledSum<O,
 /// `a ± b` in the storage's own width, operands at the result scale: a carry
 /// or borrow out of the width, or a result beyond the bound, is an overflow.
 #[derive(Clone, Copy, Debug)]
-pub struct CarriedSum<O>(PhantomData<O>);
+pub(crate) struct CarriedSum<O>(PhantomData<O>);
 
 impl<W: Work, O: SumOperator> RowKernel<W> for CarriedSum<O> {
     type Constants = SumConstants<W>;
@@ -170,64 +200,92 @@ impl<W: Work, O: SumOperator> RowKernel<W> for CarriedSum<O> {
 }
 
 /// Combines `lhs` and `rhs` row by row with `O`, in the kernel the plan picks.
-pub(crate) fn sum<S: Storage, O: SumOperator>(
-    lhs: Operand<'_, S>,
-    rhs: Operand<'_, S>,
+pub(crate) fn sum<O: SumOperator>(
+    lhs: &Input<'_>,
+    rhs: &Input<'_>,
     spec: &SumSpec,
     frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
-    let (l, r) = (lhs.input, rhs.input);
-    match spec.plan(&lhs, &rhs) {
-        SumPlan::Carried => {
-            run::<S, S::Native, CarriedSum<O>>(l, r, &spec.constants::<S::Native>(), frame)
-        }
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    if spec.lhs_shift != 0 && spec.rhs_shift != 0 {
+        // Alignment appends digits to one operand only; two shifts would let
+        // saturated intermediates of the 512-bit type cancel.
+        return Err(KernelError::UnsupportedSpec { reason: "both operands of a sum shifted" });
+    }
+    let (l, r) = (lhs, rhs);
+    match spec.plan(lhs, rhs) {
+        SumPlan::Carried { width } => with_work!(width, W => {
+            run::<W, CarriedSum<O>>(l, r, spec.constants(), frame, sink)
+        }),
         SumPlan::Within { width, checked } => with_work!(width, W => {
             let c = spec.constants::<W>();
             match (spec.aligned(), checked) {
-                (true, true) => run::<S, W, Sum<O, true>>(l, r, &c, frame),
-                (true, false) => run::<S, W, Sum<O, false>>(l, r, &c, frame),
-                (false, true) => run::<S, W, ScaledSum<O, true>>(l, r, &c, frame),
-                (false, false) => run::<S, W, ScaledSum<O, false>>(l, r, &c, frame),
+                (true, true) => run::<W, Sum<O, true>>(l, r, c, frame, sink),
+                (true, false) => run::<W, Sum<O, false>>(l, r, c, frame, sink),
+                (false, true) => run::<W, ScaledSum<O, true>>(l, r, c, frame, sink),
+                (false, false) => run::<W, ScaledSum<O, false>>(l, r, c, frame, sink),
             }
         }),
     }
 }
 
-/// Adds `lhs` and `rhs` row by row.
+/// Adds `lhs` and `rhs` row by row, results stored as `O`.
+///
+/// ```
+/// use decimal_kernels_native::{Frame, Input, Output, SumSpec, add};
+/// // decimal(10, 2) in i64 + decimal(20, 2) in i128, result decimal(21, 2) in i128.
+/// let (a, b) = ([150i64, -225], [1_000i128, 25]);
+/// let spec = SumSpec::new(0, 0, 21);
+/// let out: Output<i128> = add(Input::array(&a[..]), Input::array(&b[..]), &spec, &Frame::new(2))?;
+/// assert_eq!(out.values.as_ref(), [1_150, -200]);
+/// # Ok::<(), decimal_kernels_native::KernelError>(())
+/// ```
 ///
 /// # Errors
 /// [`KernelError::Overflow`] for the first valid row beyond the result
 /// precision under the `Error` policy; [`KernelError::LengthMismatch`] when an
-/// input or the validity does not have `frame.len` rows.
-pub fn add<S: Storage>(
-    lhs: Operand<'_, S>,
-    rhs: Operand<'_, S>,
+/// input or the validity does not have `frame.len` rows;
+/// [`KernelError::StorageTooNarrow`] when `O` cannot hold the result
+/// precision; [`KernelError::UnsupportedSpec`] when both shifts are non-zero.
+pub fn add<O: Storage>(
+    lhs: Input<'_>,
+    rhs: Input<'_>,
     spec: &SumSpec,
     frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
-    sum::<S, Plus>(lhs, rhs, spec, frame)
+) -> Result<Output<O>, KernelError> {
+    output(spec.result_precision, |sink| sum::<Plus>(&lhs, &rhs, spec, frame, sink))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::{Input, OverflowPolicy, Policies};
-    use crate::plan::Magnitude;
+    use crate::arity::{OverflowPolicy, Policies};
     use crate::sub::sub;
     use arrow_buffer::i256;
     use rstest::rstest;
+
+    /// What is known of the operands' magnitudes.
+    #[derive(Clone, Copy, Debug)]
+    enum Magnitude {
+        Precision(u8),
+        Unknown,
+    }
 
     fn same_scale(result_precision: u8) -> SumSpec {
         SumSpec { lhs_shift: 0, rhs_shift: 0, result_precision }
     }
 
-    fn array<S: Storage>(values: &[S], magnitude: Magnitude) -> Operand<'_, S> {
-        Operand { input: Input::Array(values), magnitude }
+    fn array<S: Storage>(values: &[S], magnitude: Magnitude) -> Input<'_> {
+        match magnitude {
+            // SAFETY: the tests declare precisions their values fit.
+            Magnitude::Precision(p) => unsafe { Input::array(values).assume_precision(p) },
+            Magnitude::Unknown => Input::array(values),
+        }
     }
 
     /// `add` or `sub` over one storage type.
     type SumKernel<S> =
-        fn(Operand<'_, S>, Operand<'_, S>, &SumSpec, &Frame<'_>) -> Result<Output<S>, KernelError>;
+        fn(Input<'_>, Input<'_>, &SumSpec, &Frame<'_>) -> Result<Output<S>, KernelError>;
 
     /// Runs `op` under the `Null` policy and returns each row's value, `None`
     /// where it overflowed; also checks that `Error` names the first of them.
@@ -263,9 +321,21 @@ mod tests {
             same_scale(38).plan(&declared(30), &declared(30)),
             SumPlan::Within { width: WorkWidth::I128, checked: false }
         );
-        assert_eq!(same_scale(38).plan(&declared(38), &declared(38)), SumPlan::Carried);
+        let carried = SumPlan::Carried { width: WorkWidth::I128 };
+        assert_eq!(same_scale(38).plan(&declared(38), &declared(38)), carried);
         let unknown = array(&big[..], Magnitude::Unknown);
-        assert_eq!(same_scale(38).plan(&unknown, &unknown), SumPlan::Carried);
+        assert_eq!(same_scale(38).plan(&unknown, &unknown), carried);
+        // Mixed storage carries in the wider one's width.
+        let narrow = [i64::MAX];
+        let narrow = array(&narrow[..], Magnitude::Unknown);
+        assert_eq!(same_scale(38).plan(&narrow, &unknown), carried);
+        // Unless the result precision needs a wider type: 38 + 38 digits
+        // into 39 runs in I256, which holds every sum, and no sum of two
+        // 38-digit values reaches 2^129 <= 10^39.
+        assert_eq!(
+            same_scale(39).plan(&declared(38), &declared(38)),
+            SumPlan::Within { width: WorkWidth::I256, checked: false }
+        );
         // Different scales keep the measured plan.
         let scaled = SumSpec { lhs_shift: 1, rhs_shift: 0, result_precision: 38 };
         let money = array(&small[..], Magnitude::Precision(38));
@@ -320,5 +390,13 @@ mod tests {
         assert_eq!(sum, [Some(i256::ZERO)]);
         let b = b.map(i256::wrapping_neg);
         assert_eq!(rows(sub::<i256>, (&a, &b), Magnitude::Unknown, &spec), want);
+    }
+
+    #[test]
+    fn two_shifted_operands_are_rejected() {
+        let (a, b) = ([1i64], [1i64]);
+        let spec = SumSpec::new(u32::MAX, u32::MAX, 18);
+        let out = add::<i64>(Input::array(&a[..]), Input::array(&b[..]), &spec, &Frame::new(1));
+        assert!(matches!(out, Err(KernelError::UnsupportedSpec { .. })));
     }
 }

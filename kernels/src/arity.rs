@@ -1,31 +1,41 @@
 //! The loops every operator shares.
 //!
 //! An operator supplies only its per-row arithmetic (a [`RowKernel`]); this
-//! module runs it over whole buffers. Rows go in blocks of 512: each row is
-//! computed with no branch on its outcome (null rows too, harmlessly, so the
-//! loop vectorizes), and the block's failure flags are OR-ed into one byte.
-//! Only a block whose byte is non-zero is looked at again, row by row, to
-//! build the 64-bit failure masks of its chunks of 64 rows, which are then
-//! masked with validity: a failure under a null row is no failure. Under the
-//! `Error` policy the first failing valid row (found with `trailing_zeros`)
-//! ends the call; under `Null` the failing rows are cleared from the result's
-//! validity with bitmap operations.
+//! module runs it over whole buffers. Rows go in blocks of 512 in the call's
+//! work type: each operand's block is read straight from its column when the
+//! column is stored as the work type, or converted into it first (one typed
+//! loop per block, see `column`); a single value is repeated over a block
+//! once per call. The kernel's loop then computes every row of the block with
+//! no branch on its outcome (null rows too, harmlessly, so the loop
+//! vectorizes), writing the results straight into the output when it is
+//! stored as the work type (converted back otherwise), and ORs the block's
+//! failure flags into one byte. Only a block whose byte is non-zero is looked
+//! at again, row by row, to build the 64-bit failure masks of its chunks of
+//! 64 rows, which are then masked with validity: a failure under a null row
+//! is no failure. Under the `Error` policy the first failing valid row (found
+//! with `trailing_zeros`) ends the call; under `Null` the failing rows are
+//! cleared from the result's validity with bitmap operations.
 //!
-//! A work type narrower than the storage (money in `i128` or `i256` columns)
-//! reads and writes values as 64-bit words ([`Storage::Words`]), which the
-//! compiler moves as whole vectors.
+//! Only the kernel's loop is compiled per operator shape and work type; the
+//! block driver is compiled per work type and output storage and reaches the
+//! kernel through a [`BlockKernel`] trait object (one indirect call per 512
+//! rows), and conversions per pair of storage and work type. That keeps the
+//! number of compiled loops to the operator shapes, not their product with
+//! every storage width and operand shape.
 
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, ScalarBuffer};
 
-use crate::storage::Storage;
+use crate::column::{Input, Sink, Values, initialized, store};
+use crate::storage::{Storage, Stored, TOKEN};
 use crate::work::Work;
 
 /// Flag: the row's result exceeds the result precision.
-pub const OVERFLOW: u8 = 1;
+pub(crate) const OVERFLOW: u8 = 1;
 /// Flag: the row divides by zero.
-pub const DIVIDE_BY_ZERO: u8 = 2;
+pub(crate) const DIVIDE_BY_ZERO: u8 = 2;
 
 /// [`OVERFLOW`] when `CHECKED` and `|r| > bound`; nothing (and no work) for a
 /// loop planned without the precision check.
@@ -44,22 +54,13 @@ pub(crate) fn left_or_overflow_flag<W: Work>(r: W, left_the_type: bool, bound: W
 
 /// The per-row arithmetic of one operator shape, in work type `W`, with the
 /// constants it needs hoisted into `Constants` once per call.
-pub trait RowKernel<W: Work> {
+pub(crate) trait RowKernel<W: Work> {
     /// What the kernel computes once per call (scale factors, bounds).
     type Constants: Sync;
 
     /// The row's result and its failure flags ([`OVERFLOW`], [`DIVIDE_BY_ZERO`]);
     /// must not trap on any input, including a zero divisor.
     fn apply(a: W, b: W, constants: &Self::Constants) -> (W, u8);
-}
-
-/// One side of a binary operation: a whole column or one value for every row.
-#[derive(Clone, Copy, Debug)]
-pub enum Input<'a, S> {
-    /// One value per row.
-    Array(&'a [S]),
-    /// The same value for every row.
-    Scalar(S),
 }
 
 /// What to do when a row fails.
@@ -73,6 +74,12 @@ pub enum OverflowPolicy {
 }
 
 /// The policies for the two ways a row can fail.
+///
+/// ```
+/// use decimal_kernels_native::{OverflowPolicy, Policies};
+/// let lenient = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
+/// assert_eq!(lenient.on_divide_by_zero, OverflowPolicy::Error);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Policies {
     /// When a result exceeds the result precision.
@@ -83,7 +90,17 @@ pub struct Policies {
 
 /// Why a kernel call failed. Rows are counted from the start of the
 /// (possibly sliced) inputs.
+///
+/// ```
+/// use decimal_kernels_native::{Frame, Input, KernelError, Output, SumSpec, add};
+/// let (a, b) = ([99i64], [1i64]);
+/// let spec = SumSpec::new(0, 0, 2);
+/// let out: Result<Output<i64>, _> =
+///     add(Input::array(&a[..]), Input::array(&b[..]), &spec, &Frame::new(1));
+/// assert_eq!(out.unwrap_err(), KernelError::Overflow { row: 0 });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum KernelError {
     /// A valid row's result exceeded the result precision under the `Error`
     /// policy; the first such row.
@@ -103,10 +120,29 @@ pub enum KernelError {
         /// The length found.
         actual: usize,
     },
+    /// The output storage cannot hold every result of the result precision.
+    StorageTooNarrow {
+        /// The spec's result precision.
+        result_precision: u8,
+        /// The most digits the output storage holds.
+        max_precision: u8,
+    },
+    /// The spec describes an operation the kernels do not compute.
+    UnsupportedSpec {
+        /// Why.
+        reason: &'static str,
+    },
 }
 
 /// Where the rows of a call come from besides the values: how many there are,
 /// which are valid, and the policies.
+///
+/// ```
+/// use decimal_kernels_native::{Frame, OverflowPolicy, Policies};
+/// let frame = Frame::new(1024)
+///     .with_policies(Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() });
+/// assert_eq!(frame.len, 1024);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Frame<'a> {
     /// Number of rows.
@@ -117,17 +153,29 @@ pub struct Frame<'a> {
     pub policies: Policies,
 }
 
-impl Frame<'_> {
-    /// Checks that an input and the validity have `len` rows.
-    fn check<S>(&self, input: Input<'_, S>) -> Result<(), KernelError> {
-        let lengths = [
-            match input {
-                Input::Array(values) => values.len(),
-                Input::Scalar(_) => self.len,
-            },
-            self.nulls.map_or(self.len, NullBuffer::len),
-        ];
-        match lengths.into_iter().find(|&actual| actual != self.len) {
+impl<'a> Frame<'a> {
+    /// `len` rows, all valid, failing the call on the first failing row.
+    #[must_use]
+    pub fn new(len: usize) -> Self {
+        Self { len, nulls: None, policies: Policies::default() }
+    }
+
+    /// The same rows with this validity.
+    #[must_use]
+    pub fn with_nulls(self, nulls: Option<&'a NullBuffer>) -> Self {
+        Self { nulls, ..self }
+    }
+
+    /// The same rows with these policies.
+    #[must_use]
+    pub fn with_policies(self, policies: Policies) -> Self {
+        Self { policies, ..self }
+    }
+
+    /// Checks that both inputs and the validity have `len` rows.
+    fn check(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> Result<(), KernelError> {
+        let lengths = [lhs.row_count(), rhs.row_count(), self.nulls.map(NullBuffer::len)];
+        match lengths.into_iter().flatten().find(|&actual| actual != self.len) {
             Some(actual) => Err(KernelError::LengthMismatch { expected: self.len, actual }),
             None => Ok(()),
         }
@@ -143,279 +191,91 @@ pub struct Output<S: Storage> {
     pub nulls: Option<NullBuffer>,
 }
 
-/// The two operands of a call, read block by block.
+/// Runs one operator call whose result is stored as `S`: `body` computes
+/// into the vector and returns the validity.
+pub(crate) fn output<S: Storage>(
+    result_precision: u8,
+    body: impl FnOnce(Sink<'_>) -> Result<Option<NullBuffer>, KernelError>,
+) -> Result<Output<S>, KernelError> {
+    let max_precision = S::storage_width(TOKEN).max_precision();
+    if result_precision > max_precision {
+        return Err(KernelError::StorageTooNarrow { result_precision, max_precision });
+    }
+    let mut values = Vec::new();
+    let nulls = body(S::sink(&mut values, TOKEN))?;
+    Ok(Output { values: ScalarBuffer::from(values), nulls })
+}
+
+/// One operator shape's loop over a block, and over single rows, behind a
+/// trait object so the block driver is compiled once per work type.
 ///
-/// One implementation per shape (array ⊕ array, array ⊕ scalar, scalar ⊕
-/// array), each a plain zip over exact-length slices, which the compiler
-/// vectorizes, appending straight into the output (no zero-fill first).
-trait RowPairs<S: Storage>: Copy {
-    /// Computes rows `start..start + len` with `K`, reading and writing
-    /// through `A`, and appends them to `out`; returns the OR of their flags.
-    fn extend<W: Work, K: RowKernel<W>, A: Access<S>>(
-        self,
-        out: &mut Vec<S>,
-        start: usize,
-        len: usize,
-        constants: &K::Constants,
-    ) -> u8;
-
-    /// The operands of one row.
-    fn row(self, row: usize) -> Option<(S, S)>;
+/// # Safety
+/// [`block`](Self::block) must write every slot of `out` when `a`, `b` and
+/// `out` have the same length: the driver then treats them as initialized.
+pub(crate) unsafe trait BlockKernel<W: Work> {
+    /// Computes `out[i]` from `a[i]` and `b[i]`; returns the OR of the flags.
+    fn block(&self, a: &[W], b: &[W], out: &mut [MaybeUninit<W>]) -> u8;
+    /// One row's result and flags.
+    fn row(&self, a: W, b: W) -> (W, u8);
 }
 
-/// How a row loop reads and writes stored values.
-trait Access<S: Storage> {
-    /// What the loop reads and writes per row.
-    type Unit: Copy;
-    /// A column as units: the same memory.
-    fn units(values: &[S]) -> &[Self::Unit];
-    /// Output slots as unit slots: the same memory.
-    fn slots(slots: &mut [MaybeUninit<S>]) -> &mut [MaybeUninit<Self::Unit>];
-    /// A unit's value in the work type.
-    fn load<W: Work>(unit: Self::Unit) -> W;
-    /// A work value as a unit.
-    fn store<W: Work>(value: W) -> Self::Unit;
+/// Kernel `K` with its constants, run by the loop copies `C`.
+struct Rows<W: Work, K: RowKernel<W>, C> {
+    constants: K::Constants,
+    copies: PhantomData<C>,
 }
 
-/// Whole stored values: for a work type as wide as the storage, where every
-/// word of a value is used anyway.
-struct Whole;
-
-impl<S: Storage> Access<S> for Whole {
-    type Unit = S;
-    #[inline(always)]
-    fn units(values: &[S]) -> &[S] {
-        values
+// SAFETY: both copies run `block_loop`, which writes every slot of `out`
+// when the three slices have the same length (the zip visits each slot).
+unsafe impl<W: Work, K: RowKernel<W>, C: Copies> BlockKernel<W> for Rows<W, K, C> {
+    fn block(&self, a: &[W], b: &[W], out: &mut [MaybeUninit<W>]) -> u8 {
+        C::block::<W, K>(a, b, out, &self.constants)
     }
-    #[inline(always)]
-    fn slots(slots: &mut [MaybeUninit<S>]) -> &mut [MaybeUninit<S>] {
-        slots
-    }
-    #[inline(always)]
-    fn load<W: Work>(unit: S) -> W {
-        unit.load()
-    }
-    #[inline(always)]
-    fn store<W: Work>(value: W) -> S {
-        S::store(value)
+    fn row(&self, a: W, b: W) -> (W, u8) {
+        K::apply(a, b, &self.constants)
     }
 }
 
-/// The 64-bit words of each value's memory image ([`Storage::Words`]): for a
-/// work type narrower than the storage (money in `i128` or `i256` columns
-/// computed in `i64`), where the loop reads only the low words of each value
-/// and the compiler loads and stores whole vectors, deinterleaving them.
-struct Words;
-
-impl<S: Storage> Access<S> for Words {
-    type Unit = S::Words;
-    #[inline(always)]
-    fn units(values: &[S]) -> &[S::Words] {
-        S::as_words(values)
-    }
-    #[inline(always)]
-    fn slots(slots: &mut [MaybeUninit<S>]) -> &mut [MaybeUninit<S::Words>] {
-        S::word_slots(slots)
-    }
-    #[inline(always)]
-    fn load<W: Work>(unit: S::Words) -> W {
-        S::load_words(unit)
-    }
-    #[inline(always)]
-    fn store<W: Work>(value: W) -> S::Words {
-        S::store_words(value)
-    }
-}
-
-/// Whether work type `W` is narrower than storage `S`: the loop then reads
-/// and writes [`Words`], otherwise [`Whole`] values.
-const fn narrower_than_storage<S: Storage, W: Work>() -> bool {
-    (W::MAGNITUDE_BITS as usize) < 8 * size_of::<S>() - 1
-}
-
-/// The rows `start..start + len` of a slice (empty if out of range, which the
-/// frame check rules out).
+/// Computes one block with `K`: a plain zip over equal-length slices, which
+/// the compiler vectorizes, the flags accumulated in a local.
 #[inline(always)]
-fn rows<S>(values: &[S], start: usize, len: usize) -> &[S] {
-    values.get(start..start.saturating_add(len)).unwrap_or_default()
-}
-
-/// Computes one row per operand pair with `K`, appends the results to `out`
-/// through `A` and returns the OR of their flags.
-///
-/// The results are written straight into `out`'s spare capacity, in the same
-/// function as the flags' accumulator: through `Vec::extend` the loop became a
-/// separate function holding the accumulator behind a pointer that might alias
-/// the output, so every row paid a read-modify-write of memory (about 5 cycles
-/// of store forwarding per row wherever the loop does not vectorize).
-#[inline(always)]
-fn append<S: Storage, W: Work, K: RowKernel<W>, A: Access<S>>(
-    out: &mut Vec<S>,
-    operands: impl ExactSizeIterator<Item = (W, W)>,
+fn block_loop<W: Work, K: RowKernel<W>>(
+    a: &[W],
+    b: &[W],
+    out: &mut [MaybeUninit<W>],
     c: &K::Constants,
 ) -> u8 {
-    out.reserve(operands.len());
     let mut any = 0;
-    let mut written = 0;
-    for (slot, (a, b)) in A::slots(out.spare_capacity_mut()).iter_mut().zip(operands) {
-        let (r, flags) = K::apply(a, b, c);
+    for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        let (r, flags) = K::apply(x, y, c);
         any |= flags;
-        slot.write(A::store(r));
-        written += 1;
+        slot.write(r);
     }
-    // SAFETY: the loop initialized the first `written` slots of the spare
-    // capacity, which directly follow the `len()` initialized elements, and
-    // `written` is at most the spare capacity (the zip ends with the slots).
-    unsafe { out.set_len(out.len() + written) };
     any
 }
 
-#[derive(Clone, Copy)]
-struct ArrayArray<'a, S>(&'a [S], &'a [S]);
-#[derive(Clone, Copy)]
-struct ArrayScalar<'a, S>(&'a [S], S);
-#[derive(Clone, Copy)]
-struct ScalarArray<'a, S>(S, &'a [S]);
-
-impl<S: Storage> RowPairs<S> for ArrayArray<'_, S> {
-    #[inline(always)]
-    fn extend<W: Work, K: RowKernel<W>, A: Access<S>>(
-        self,
-        out: &mut Vec<S>,
-        start: usize,
-        len: usize,
+/// Which compiled copies of a kernel's loop a call can use.
+trait Copies: 'static {
+    fn block<W: Work, K: RowKernel<W>>(
+        a: &[W],
+        b: &[W],
+        out: &mut [MaybeUninit<W>],
         c: &K::Constants,
-    ) -> u8 {
-        let (x, y) = (A::units(rows(self.0, start, len)), A::units(rows(self.1, start, len)));
-        let pairs = x.iter().zip(y).map(|(&x, &y)| (A::load(x), A::load(y)));
-        append::<S, W, K, A>(out, pairs, c)
-    }
-
-    fn row(self, row: usize) -> Option<(S, S)> {
-        Some((*self.0.get(row)?, *self.1.get(row)?))
-    }
-}
-
-impl<S: Storage> RowPairs<S> for ArrayScalar<'_, S> {
-    #[inline(always)]
-    fn extend<W: Work, K: RowKernel<W>, A: Access<S>>(
-        self,
-        out: &mut Vec<S>,
-        start: usize,
-        len: usize,
-        c: &K::Constants,
-    ) -> u8 {
-        let y = self.1.load::<W>();
-        let x = A::units(rows(self.0, start, len));
-        append::<S, W, K, A>(out, x.iter().map(|&x| (A::load(x), y)), c)
-    }
-
-    fn row(self, row: usize) -> Option<(S, S)> {
-        Some((*self.0.get(row)?, self.1))
-    }
-}
-
-impl<S: Storage> RowPairs<S> for ScalarArray<'_, S> {
-    #[inline(always)]
-    fn extend<W: Work, K: RowKernel<W>, A: Access<S>>(
-        self,
-        out: &mut Vec<S>,
-        start: usize,
-        len: usize,
-        c: &K::Constants,
-    ) -> u8 {
-        let x = self.0.load::<W>();
-        let y = A::units(rows(self.1, start, len));
-        append::<S, W, K, A>(out, y.iter().map(|&y| (x, A::load(y))), c)
-    }
-
-    fn row(self, row: usize) -> Option<(S, S)> {
-        Some((self.0, *self.1.get(row)?))
-    }
-}
-
-/// Rows per failure mask.
-const CHUNK: usize = 64;
-
-/// Rows per vectorized run and flag byte.
-///
-/// A multiple of [`CHUNK`], and longer than one: a loop that reads only some
-/// words of each value leaves its last vector's worth of rows to a scalar
-/// epilogue (the compiler cannot tell that the words it skips are in
-/// bounds), which over 64 rows was half of them. Over 512 rows it is a few
-/// percent, and a block that fails is recomputed row by row at most once.
-const BLOCK: usize = 512;
-
-/// Runs kernel `K` in work type `W` over every row, with the loop compiled
-/// for the build's target.
-pub(crate) fn run<S: Storage, W: Work, K: RowKernel<W>>(
-    lhs: Input<'_, S>,
-    rhs: Input<'_, S>,
-    constants: &K::Constants,
-    frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
-    run_on::<S, W, K, Portable>(lhs, rhs, constants, frame)
-}
-
-/// As [`run`], with the loop also compiled for AVX-512 and that copy chosen at
-/// run time on a CPU that has it. For kernels whose 64-bit multiplies and
-/// comparisons vectorize only there (products); elsewhere the second copy
-/// would only cost build time and, measured on sums, speed.
-pub(crate) fn run_multiversioned<S: Storage, W: Work, K: RowKernel<W>>(
-    lhs: Input<'_, S>,
-    rhs: Input<'_, S>,
-    constants: &K::Constants,
-    frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
-    run_on::<S, W, K, Multiversioned>(lhs, rhs, constants, frame)
-}
-
-fn run_on<S: Storage, W: Work, K: RowKernel<W>, L: RowLoop>(
-    lhs: Input<'_, S>,
-    rhs: Input<'_, S>,
-    constants: &K::Constants,
-    frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
-    frame.check(lhs)?;
-    frame.check(rhs)?;
-    match (lhs, rhs) {
-        (Input::Array(a), Input::Array(b)) => {
-            L::run_rows::<S, W, K, _>(ArrayArray(a, b), constants, frame)
-        }
-        (Input::Array(a), Input::Scalar(b)) => {
-            L::run_rows::<S, W, K, _>(ArrayScalar(a, b), constants, frame)
-        }
-        (Input::Scalar(a), Input::Array(b)) => {
-            L::run_rows::<S, W, K, _>(ScalarArray(a, b), constants, frame)
-        }
-        (Input::Scalar(a), Input::Scalar(b)) => {
-            // Rare (a folded constant): broadcast one side.
-            let a = vec![a; frame.len];
-            L::run_rows::<S, W, K, _>(ArrayScalar(&a, b), constants, frame)
-        }
-    }
-}
-
-/// Which compiled copies of the row loop a call can use.
-trait RowLoop {
-    fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
-        pairs: P,
-        constants: &K::Constants,
-        frame: &Frame<'_>,
-    ) -> Result<Output<S>, KernelError>;
+    ) -> u8;
 }
 
 /// The loop compiled for the build's target only.
 struct Portable;
 
-impl RowLoop for Portable {
+impl Copies for Portable {
     #[inline(never)]
-    fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
-        pairs: P,
-        constants: &K::Constants,
-        frame: &Frame<'_>,
-    ) -> Result<Output<S>, KernelError> {
-        run_rows::<S, W, K, P>(pairs, constants, frame)
+    fn block<W: Work, K: RowKernel<W>>(
+        a: &[W],
+        b: &[W],
+        out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8 {
+        block_loop::<W, K>(a, b, out, c)
     }
 }
 
@@ -423,35 +283,181 @@ impl RowLoop for Portable {
 /// has it.
 struct Multiversioned;
 
-impl RowLoop for Multiversioned {
+impl Copies for Multiversioned {
     #[inline(always)]
-    fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
-        pairs: P,
-        constants: &K::Constants,
-        frame: &Frame<'_>,
-    ) -> Result<Output<S>, KernelError> {
+    fn block<W: Work, K: RowKernel<W>>(
+        a: &[W],
+        b: &[W],
+        out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8 {
         #[cfg(target_arch = "x86_64")]
         if avx512::available() {
             // SAFETY: `available` has just checked at run time that this CPU
             // supports every feature the function is compiled with.
-            return unsafe { avx512::run_rows::<S, W, K, P>(pairs, constants, frame) };
+            return unsafe { avx512::block::<W, K>(a, b, out, c) };
         }
-        Portable::run_rows::<S, W, K, P>(pairs, constants, frame)
+        Portable::block::<W, K>(a, b, out, c)
     }
 }
 
-/// Whether [`run_multiversioned`] runs the AVX-512 copy on this CPU.
-pub(crate) fn wide_vectors() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return avx512::available();
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+/// Runs kernel `K` in work type `W` over every row, with the loop compiled
+/// for the build's target, appending to `sink`; returns the validity.
+pub(crate) fn run<W: Work, K: RowKernel<W>>(
+    lhs: &Input<'_>,
+    rhs: &Input<'_>,
+    constants: K::Constants,
+    frame: &Frame<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    let kernel = Rows::<W, K, Portable> { constants, copies: PhantomData };
+    launch(lhs, rhs, &kernel, frame, sink)
 }
 
-/// [`Storage::magnitude_bits`] of a column, in the AVX-512 copy on a CPU that
+/// As [`run`], with the loop also compiled for AVX-512 and that copy chosen at
+/// run time on a CPU that has it. For kernels whose 64-bit multiplies and
+/// comparisons vectorize only there (products); elsewhere the second copy
+/// would only cost build time and, measured on sums, speed.
+pub(crate) fn run_multiversioned<W: Work, K: RowKernel<W>>(
+    lhs: &Input<'_>,
+    rhs: &Input<'_>,
+    constants: K::Constants,
+    frame: &Frame<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    let kernel = Rows::<W, K, Multiversioned> { constants, copies: PhantomData };
+    launch(lhs, rhs, &kernel, frame, sink)
+}
+
+/// The block driver for the output's storage.
+fn launch<W: Work>(
+    lhs: &Input<'_>,
+    rhs: &Input<'_>,
+    kernel: &dyn BlockKernel<W>,
+    frame: &Frame<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    frame.check(lhs, rhs)?;
+    match sink {
+        Sink::I8(out) => drive(lhs, rhs, kernel, frame, out),
+        Sink::I16(out) => drive(lhs, rhs, kernel, frame, out),
+        Sink::I32(out) => drive(lhs, rhs, kernel, frame, out),
+        Sink::I64(out) => drive(lhs, rhs, kernel, frame, out),
+        Sink::I128(out) => drive(lhs, rhs, kernel, frame, out),
+        Sink::I256(out) => drive(lhs, rhs, kernel, frame, out),
+    }
+}
+
+/// Rows per failure mask.
+const CHUNK: usize = 64;
+
+/// Rows per block and flag byte.
+///
+/// A multiple of [`CHUNK`], and longer than one: a loop that reads only some
+/// words of each value leaves its last vector's worth of rows to a scalar
+/// epilogue, which over 64 rows was half of them. Over 512 rows it is a few
+/// percent, the three blocks of a call stay in the first-level cache up to
+/// `i256` work (16 KiB each), and a block that fails is recomputed row by
+/// row at most once.
+const BLOCK: usize = 512;
+
+/// Uninitialized slots for one block.
+fn block_slots<W>() -> [MaybeUninit<W>; BLOCK] {
+    [const { MaybeUninit::uninit() }; BLOCK]
+}
+
+/// A single value repeated over a whole block (written once per call), or
+/// nothing for a column.
+fn repeat<W: Work>(input: &Input<'_>, slots: &mut [MaybeUninit<W>]) {
+    if let Some(value) = input.scalar_value::<W>() {
+        for slot in slots {
+            slot.write(value);
+        }
+    }
+}
+
+/// Rows `start..start + len` of an operand in `W`: a column's, read or
+/// converted into `scratch`, or the single value [`repeat`]ed in `scratch`.
+#[inline(always)]
+fn operand_rows<'s, W: Work>(
+    input: &'s Input<'_>,
+    start: usize,
+    len: usize,
+    scratch: &'s mut [MaybeUninit<W>],
+) -> &'s [W] {
+    match &input.values {
+        Values::Array(column) => column.rows(start, len, scratch),
+        Values::Scalar(_) => initialized(scratch.get(..len).unwrap_or_default()),
+    }
+}
+
+/// The loop over every row, in blocks of [`BLOCK`], results stored as `O`.
+#[inline(never)]
+fn drive<W: Work, O: Stored>(
+    lhs: &Input<'_>,
+    rhs: &Input<'_>,
+    kernel: &dyn BlockKernel<W>,
+    frame: &Frame<'_>,
+    out: &mut Vec<O>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    out.clear();
+    out.reserve_exact(frame.len);
+    let (mut lhs_slots, mut rhs_slots, mut out_slots) =
+        (block_slots(), block_slots(), block_slots());
+    repeat(lhs, &mut lhs_slots);
+    repeat(rhs, &mut rhs_slots);
+    let mut failures = FailureMasks::new(frame);
+    for start in (0..frame.len).step_by(BLOCK) {
+        let len = BLOCK.min(frame.len - start);
+        let a = operand_rows(lhs, start, len, &mut lhs_slots);
+        let b = operand_rows(rhs, start, len, &mut rhs_slots);
+        let short = [a.len(), b.len()].into_iter().find(|&l| l != len);
+        if let Some(short) = short {
+            // Ruled out by the frame check; kept so that no slot is ever
+            // treated as written when it was not.
+            return Err(KernelError::LengthMismatch { expected: len, actual: short });
+        }
+        let any = match W::output_vec(O::sink(out, TOKEN)) {
+            Some(same) => {
+                let any = kernel.block(a, b, &mut same.spare_capacity_mut()[..len]);
+                // SAFETY: the kernel wrote all `len` slots (`BlockKernel`'s
+                // contract, with `a`, `b` and the slots all `len` long), which
+                // directly follow the vector's initialized elements.
+                unsafe { same.set_len(same.len() + len) };
+                any
+            }
+            None => {
+                let slots = &mut out_slots[..len];
+                let any = kernel.block(a, b, slots);
+                store::<O, W>(initialized(slots), &mut out.spare_capacity_mut()[..len]);
+                // SAFETY: `store` wrote all `len` slots (it zips `len` values
+                // with `len` slots), which directly follow the vector's
+                // initialized elements.
+                unsafe { out.set_len(out.len() + len) };
+                any
+            }
+        };
+        if any != 0 {
+            // Rare: rebuild this block's masks row by row.
+            for chunk in (0..len).step_by(CHUNK) {
+                let rows = CHUNK.min(len - chunk);
+                let (mut overflow, mut divide_by_zero) = (0u64, 0u64);
+                for (bit, (&x, &y)) in a[chunk..].iter().zip(&b[chunk..]).take(rows).enumerate() {
+                    let (_, flags) = kernel.row(x, y);
+                    overflow |= u64::from(flags & OVERFLOW != 0) << bit;
+                    divide_by_zero |= u64::from(flags & DIVIDE_BY_ZERO != 0) << bit;
+                }
+                failures.record((start + chunk) / CHUNK, rows, overflow, divide_by_zero)?;
+            }
+        }
+    }
+    Ok(failures.finish())
+}
+
+/// [`Stored::magnitude_bits`] of a column, in the AVX-512 copy on a CPU that
 /// has it: the pass vectorizes at any width, but 64-bit arithmetic shifts
 /// (the sign of each word) take one instruction only there.
-pub(crate) fn magnitude_bits<S: Storage>(values: &[S]) -> u32 {
+pub(crate) fn magnitude_bits<S: Stored>(values: &[S]) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if avx512::available() {
         // SAFETY: `available` has just checked at run time that this CPU
@@ -462,16 +468,27 @@ pub(crate) fn magnitude_bits<S: Storage>(values: &[S]) -> u32 {
 }
 
 #[inline(never)]
-fn measure_portable<S: Storage>(values: &[S]) -> u32 {
+fn measure_portable<S: Stored>(values: &[S]) -> u32 {
     S::magnitude_bits(values)
 }
 
-/// The row loop compiled for AVX-512 (x86-64 only).
+/// Whether the AVX-512 copies of the loops run on this CPU.
+pub(crate) fn wide_vectors() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return avx512::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The loops compiled for AVX-512 (x86-64 only).
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512 {
-    use super::{Frame, KernelError, Output, RowKernel, RowPairs, Storage, Work};
+    use core::mem::MaybeUninit;
 
-    /// Whether this CPU runs [`run_rows`]: the features it is compiled with.
+    use super::{RowKernel, Stored, Work};
+
+    /// Whether this CPU runs the functions here: the features they are
+    /// compiled with.
     pub(crate) fn available() -> bool {
         std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512dq")
@@ -480,59 +497,24 @@ pub(crate) mod avx512 {
             && std::is_x86_feature_detected!("bmi2")
     }
 
-    /// [`Storage::magnitude_bits`] compiled with AVX-512.
+    /// [`Stored::magnitude_bits`] compiled with AVX-512.
     #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
-    pub(super) fn magnitude_bits<S: Storage>(values: &[S]) -> u32 {
+    pub(super) fn magnitude_bits<S: Stored>(values: &[S]) -> u32 {
         S::magnitude_bits(values)
     }
 
-    /// The same loop as the portable one, compiled with AVX-512: 64-bit
-    /// multiplies (`vpmullq`), 64-bit arithmetic shifts and comparisons into
-    /// mask registers vectorize.
+    /// The same block loop as the portable one, compiled with AVX-512:
+    /// 64-bit multiplies (`vpmullq`), 64-bit arithmetic shifts and
+    /// comparisons into mask registers vectorize.
     #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
-    pub(super) fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
-        pairs: P,
-        constants: &K::Constants,
-        frame: &Frame<'_>,
-    ) -> Result<Output<S>, KernelError> {
-        super::run_rows::<S, W, K, P>(pairs, constants, frame)
+    pub(super) fn block<W: Work, K: RowKernel<W>>(
+        a: &[W],
+        b: &[W],
+        out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8 {
+        super::block_loop::<W, K>(a, b, out, c)
     }
-}
-
-/// The loop over every row, in blocks of [`BLOCK`]; inlined into each
-/// compiled copy so that the kernel's arithmetic is compiled with that copy's
-/// instruction set.
-#[inline(always)]
-fn run_rows<S: Storage, W: Work, K: RowKernel<W>, P: RowPairs<S>>(
-    pairs: P,
-    constants: &K::Constants,
-    frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
-    let mut values = Vec::with_capacity(frame.len);
-    let mut failures = FailureMasks::new(frame);
-    for block in (0..frame.len).step_by(BLOCK) {
-        let block_len = BLOCK.min(frame.len - block);
-        let any = if narrower_than_storage::<S, W>() {
-            pairs.extend::<W, K, Words>(&mut values, block, block_len, constants)
-        } else {
-            pairs.extend::<W, K, Whole>(&mut values, block, block_len, constants)
-        };
-        if any != 0 {
-            // Rare: rebuild this block's masks row by row.
-            for start in (block..block + block_len).step_by(CHUNK) {
-                let len = CHUNK.min(frame.len - start);
-                let (mut overflow, mut divide_by_zero) = (0u64, 0u64);
-                for bit in 0..len {
-                    let Some((x, y)) = pairs.row(start + bit) else { break };
-                    let (_, flags) = K::apply(x.load::<W>(), y.load::<W>(), constants);
-                    overflow |= u64::from(flags & OVERFLOW != 0) << bit;
-                    divide_by_zero |= u64::from(flags & DIVIDE_BY_ZERO != 0) << bit;
-                }
-                failures.record(start / CHUNK, len, overflow, divide_by_zero)?;
-            }
-        }
-    }
-    Ok(Output { values: ScalarBuffer::from(values), nulls: failures.finish() })
 }
 
 /// Failure masks of the chunks that had any, resolved against validity and the
@@ -610,31 +592,10 @@ impl<'a> FailureMasks<'a> {
     }
 }
 
-/// Asserts that two runs of the same call agree: the same error, or the same
-/// validity and the same value in every valid row.
-#[cfg(test)]
-#[track_caller]
-pub(crate) fn assert_same_outcome<S: Storage + core::fmt::Debug>(
-    expected: Result<Output<S>, KernelError>,
-    actual: Result<Output<S>, KernelError>,
-    context: &str,
-) {
-    match (expected, actual) {
-        (Ok(x), Ok(a)) => {
-            assert_eq!(x.nulls, a.nulls, "{context}: validity");
-            let valid = |i: usize| x.nulls.as_ref().is_none_or(|n| n.is_valid(i));
-            assert_eq!(x.values.len(), a.values.len(), "{context}: length");
-            for i in (0..x.values.len()).filter(|&i| valid(i)) {
-                assert_eq!(x.values[i], a.values[i], "{context}: row {i}");
-            }
-        }
-        (x, a) => assert_eq!(x.err(), a.err(), "{context}"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{assert_same_outcome, call, call_multiversioned, values};
     use arrow_buffer::i256;
     use ethnum::I256;
 
@@ -656,15 +617,9 @@ mod tests {
     /// Values of both signs below `2^58` (within the bound), non-zero, with
     /// overflowing pairs at `overflows` and zero divisors at `zeros`.
     fn columns(overflows: &[usize], zeros: &[usize]) -> (Vec<i64>, Vec<i64>) {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let v = ((x >> 6) >> (x % 58)) as i64 | 1;
-            if x & 2 == 0 { -v } else { v }
-        };
-        let (mut a, mut b): (Vec<i64>, Vec<i64>) = (0..ROWS).map(|_| (next(), next())).unzip();
+        let nonzero = |v: i64| v | 1;
+        let mut a: Vec<i64> = values(ROWS, 58, 3).into_iter().map(nonzero).collect();
+        let mut b: Vec<i64> = values(ROWS, 58, 5).into_iter().map(nonzero).collect();
         for &row in overflows {
             (a[row], b[row]) = (BOUND, if row % 2 == 0 { 1 } else { BOUND });
         }
@@ -676,7 +631,7 @@ mod tests {
 
     fn frame(nulls: &NullBuffer, policy: OverflowPolicy) -> Frame<'_> {
         let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
-        Frame { len: ROWS, nulls: Some(nulls), policies }
+        Frame::new(ROWS).with_nulls(Some(nulls)).with_policies(policies)
     }
 
     /// The rows nulled by a call: valid in `nulls`, null in the output.
@@ -690,73 +645,160 @@ mod tests {
         let (a, b) = columns(&[3, 511, 512, 700, 1499], &[65, 1030]);
         // Row 3 fails under a null: no failure.
         let nulls = NullBuffer::from((0..ROWS).map(|i| i != 3 && i % 9 != 1).collect::<Vec<_>>());
-        let (l, r) = (Input::Array(&a[..]), Input::Array(&b[..]));
-        let out = run::<i64, i64, FlaggedSum>(l, r, &BOUND, &frame(&nulls, OverflowPolicy::Null));
-        assert_eq!(nulled(&out.unwrap(), &nulls), [65, 511, 512, 700, 1030, 1499]);
-        let first =
-            run::<i64, i64, FlaggedSum>(l, r, &BOUND, &frame(&nulls, OverflowPolicy::Error));
+        let (l, r) = (Input::array(&a[..]), Input::array(&b[..]));
+        let null = frame(&nulls, OverflowPolicy::Null);
+        let out = call::<i64, i64, FlaggedSum>(l, r, BOUND, &null).unwrap();
+        assert_eq!(nulled(&out, &nulls), [65, 511, 512, 700, 1030, 1499]);
+        let error = frame(&nulls, OverflowPolicy::Error);
+        let first = call::<i64, i64, FlaggedSum>(l, r, BOUND, &error);
         assert_eq!(first.unwrap_err(), KernelError::DivideByZero { row: 65 });
         let (a, b) = columns(&[600, 1499], &[1200]);
-        let (l, r) = (Input::Array(&a[..]), Input::Array(&b[..]));
-        let first =
-            run::<i64, i64, FlaggedSum>(l, r, &BOUND, &frame(&nulls, OverflowPolicy::Error));
+        let (l, r) = (Input::array(&a[..]), Input::array(&b[..]));
+        let first = call::<i64, i64, FlaggedSum>(l, r, BOUND, &error);
         assert_eq!(first.unwrap_err(), KernelError::Overflow { row: 600 });
     }
 
-    /// The same call on the same values stored as `i64` and as `S`, both in
-    /// work type `W` and in both compiled loops: the same validity and values.
-    /// `words`: whether `S` is read and written as words in `W`.
+    /// The same values, stored in each storage width.
+    struct Stored {
+        i8: Vec<i8>,
+        i64: Vec<i64>,
+        i128: Vec<i128>,
+        i256: Vec<i256>,
+    }
+
+    impl Stored {
+        fn new(values: &[i64]) -> Self {
+            Self {
+                i8: values.iter().map(|&v| v as i8).collect(),
+                i64: values.to_vec(),
+                i128: values.iter().map(|&v| i128::from(v)).collect(),
+                i256: values.iter().map(|&v| i256::from(v)).collect(),
+            }
+        }
+
+        /// Every width holding all the values (i8 only for values that fit).
+        fn inputs(&self, fits_i8: bool) -> Vec<(&'static str, Input<'_>)> {
+            let mut inputs = vec![
+                ("i64", Input::array(&self.i64)),
+                ("i128", Input::array(&self.i128)),
+                ("i256", Input::array(&self.i256)),
+            ];
+            if fits_i8 {
+                inputs.push(("i8", Input::array(&self.i8)));
+            }
+            inputs
+        }
+    }
+
+    /// An output in storage `O`, as `i64` values (every value here fits).
+    fn as_i64<O: Storage>(
+        out: Result<Output<O>, KernelError>,
+        narrow: impl Fn(O) -> i64,
+    ) -> Result<Output<i64>, KernelError> {
+        out.map(|out| Output {
+            values: out.values.iter().map(|&v| narrow(v)).collect::<Vec<_>>().into(),
+            nulls: out.nulls,
+        })
+    }
+
+    /// Work type `W` over the same values stored in every width, mixed on
+    /// the two sides, as scalars too, with results in `i64`, `i128` and `i256`:
+    /// the same outcome as `i64` in and out. Covers reading in place and
+    /// converting, and writing in place and converting.
     #[track_caller]
-    fn assert_storage_agrees<S: Storage, W: Work>(
-        words: bool,
-        widen: impl Fn(i64) -> S,
-        narrow: impl Fn(S) -> i64,
-    ) {
-        assert_eq!(narrower_than_storage::<S, W>(), words, "access path");
-        let (a, b) = columns(&[5, 900], &[70, 1400]);
-        let (wide_a, wide_b): (Vec<S>, Vec<S>) =
-            a.iter().zip(&b).map(|(&x, &y)| (widen(x), widen(y))).unzip();
+    fn assert_storage_agrees<W: Work>(small: bool) {
+        let bits = if small { 7 } else { 58 };
+        let (mut a, mut b) = (values(ROWS, bits, 9), values(ROWS, bits, 13));
+        for row in [70, 1400] {
+            b[row] = 0;
+        }
+        if !small {
+            a[5] = BOUND;
+            b[5] = 1;
+            a[900] = -BOUND;
+            b[900] = -BOUND;
+        }
+        let (sa, sb) = (Stored::new(&a), Stored::new(&b));
         let nulls = NullBuffer::from((0..ROWS).map(|i| i % 13 != 4).collect::<Vec<_>>());
         let frame = frame(&nulls, OverflowPolicy::Null);
         let bound = W::from_i64(BOUND);
-        let shapes = [
-            (Input::Array(&a[..]), Input::Array(&b[..])),
-            (Input::Array(&a[..]), Input::Scalar(b[9])),
-            (Input::Scalar(a[9]), Input::Array(&b[..])),
-        ];
-        let wide_shapes = [
-            (Input::Array(&wide_a[..]), Input::Array(&wide_b[..])),
-            (Input::Array(&wide_a[..]), Input::Scalar(wide_b[9])),
-            (Input::Scalar(wide_a[9]), Input::Array(&wide_b[..])),
-        ];
-        // Every row's inputs fit `i64`, null rows' too, and so do their sums.
-        let as_i64 = |out: Result<Output<S>, KernelError>| {
-            out.map(|out| Output {
-                values: out.values.iter().map(|&v| narrow(v)).collect::<Vec<_>>().into(),
-                nulls: out.nulls,
-            })
-        };
-        for (shape, ((l, r), (wl, wr))) in shapes.into_iter().zip(wide_shapes).enumerate() {
-            let expected = run::<i64, W, FlaggedSum>(l, r, &bound, &frame);
-            let portable = run::<S, W, FlaggedSum>(wl, wr, &bound, &frame);
-            let chosen = run_multiversioned::<S, W, FlaggedSum>(wl, wr, &bound, &frame);
-            for (copy, actual) in [("portable", portable), ("multiversioned", chosen)] {
-                let context = format!("shape {shape}, {copy} loop");
-                assert_same_outcome(expected.clone(), as_i64(actual), &context);
+        let reference = |l, r| call::<i64, W, FlaggedSum>(l, r, bound, &frame);
+        let mut cases = Vec::new();
+        for (ln, l) in sa.inputs(small) {
+            for (rn, r) in sb.inputs(small) {
+                cases.push((format!("{ln} + {rn}"), l, r));
             }
+            cases.push((format!("{ln} + scalar"), l, Input::scalar(b[9])));
+            cases.push((format!("scalar + {ln}"), Input::scalar(i256::from(a[9])), l));
+        }
+        let (l64, r64) = (Input::array(&a[..]), Input::array(&b[..]));
+        let expected = [
+            reference(l64, r64),
+            reference(l64, Input::scalar(b[9])),
+            reference(Input::scalar(a[9]), l64),
+        ];
+        for (name, l, r) in cases {
+            let want = if name.ends_with("scalar") {
+                &expected[1]
+            } else if name.starts_with("scalar") {
+                &expected[2]
+            } else {
+                &expected[0]
+            };
+            let to_i64 = |v: i128| i64::try_from(v).unwrap_or(0);
+            let context = format!("{name} in {}", core::any::type_name::<W>());
+            let out = call::<i64, W, FlaggedSum>(l, r, bound, &frame);
+            assert_same_outcome(want.clone(), out, &format!("{context} -> i64"));
+            let out = as_i64(call::<i128, W, FlaggedSum>(l, r, bound, &frame), to_i64);
+            assert_same_outcome(want.clone(), out, &format!("{context} -> i128"));
+            let wide = |v: i256| to_i64(v.as_i128());
+            let out = as_i64(call::<i256, W, FlaggedSum>(l, r, bound, &frame), wide);
+            assert_same_outcome(want.clone(), out, &format!("{context} -> i256"));
         }
     }
 
     #[test]
-    fn wide_storage_read_and_written_as_words_agrees_with_i64_storage() {
-        let from_i128 = |v: i128| i64::try_from(v).unwrap();
-        let from_i256 = |v: i256| from_i128(v.to_i128().unwrap());
-        // Work narrower than storage: the loops go through `Words`.
-        assert_storage_agrees::<i128, i64>(true, i128::from, from_i128);
-        assert_storage_agrees::<i256, i64>(true, i256::from, from_i256);
-        assert_storage_agrees::<i256, i128>(true, i256::from, from_i256);
-        // As wide: whole values.
-        assert_storage_agrees::<i128, i128>(false, i128::from, from_i128);
-        assert_storage_agrees::<i256, I256>(false, i256::from, from_i256);
+    fn every_storage_mix_agrees_with_i64_storage() {
+        assert_storage_agrees::<i64>(false);
+        assert_storage_agrees::<i128>(false);
+        assert_storage_agrees::<I256>(false);
+        assert_storage_agrees::<crate::wide::I512>(true);
+    }
+
+    #[test]
+    fn narrow_storage_converts_exactly() {
+        assert_storage_agrees::<i64>(true);
+    }
+
+    #[test]
+    fn multiversioned_loop_agrees_or_reports_its_absence() {
+        if !wide_vectors() {
+            eprintln!("no AVX-512 on this machine: the AVX-512 loop copy is not compared here");
+            return;
+        }
+        let (a, b) = columns(&[5, 900], &[70, 1400]);
+        let nulls = NullBuffer::from((0..ROWS).map(|i| i % 13 != 4).collect::<Vec<_>>());
+        let frame = frame(&nulls, OverflowPolicy::Null);
+        let (l, r) = (Input::array(&a[..]), Input::array(&b[..]));
+        let portable = call::<i64, i64, FlaggedSum>(l, r, BOUND, &frame);
+        let chosen = call_multiversioned::<i64, i64, FlaggedSum>(l, r, BOUND, &frame);
+        assert_same_outcome(portable, chosen, "AVX-512 copy");
+    }
+
+    #[test]
+    fn lengths_are_checked_before_any_row() {
+        let (a, b) = ([1i64, 2], [1i64]);
+        let out = call::<i64, i64, FlaggedSum>(
+            Input::array(&a[..]),
+            Input::array(&b[..]),
+            BOUND,
+            &Frame::new(2),
+        );
+        assert_eq!(out.unwrap_err(), KernelError::LengthMismatch { expected: 2, actual: 1 });
+        let nulls = NullBuffer::new_valid(3);
+        let frame = Frame::new(2).with_nulls(Some(&nulls));
+        let out =
+            call::<i64, i64, FlaggedSum>(Input::array(&a[..]), Input::scalar(1i8), BOUND, &frame);
+        assert_eq!(out.unwrap_err(), KernelError::LengthMismatch { expected: 2, actual: 3 });
     }
 }

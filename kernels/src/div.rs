@@ -12,18 +12,29 @@
 //! divisor too large for 512 bits saturates, which leaves the quotient's
 //! rounding exactly as it would be (the dividend is far below half of it).
 
+use arrow_buffer::NullBuffer;
+
 use crate::arity::{
-    DIVIDE_BY_ZERO, Frame, Input, KernelError, OVERFLOW, Output, RowKernel, run, run_multiversioned,
+    DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, RowKernel, output, run,
+    run_multiversioned,
 };
+use crate::column::{Input, Sink};
 use crate::estimate;
-use crate::plan::{Operand, WorkWidth, plan, shift_bits, with_work};
-use crate::rounding::{Rounding, RoundingMode};
+use crate::plan::{WorkWidth, plan, shift_bits, with_work};
+use crate::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::storage::Storage;
-use crate::with_rounding;
 use crate::work::Work;
 
 /// The shape of a division, from the operand and result types.
+///
+/// ```
+/// use decimal_kernels_native::{DivSpec, RoundingMode};
+/// // decimal(10, 2) / decimal(10, 2) at result scale 6: k = 6 - 2 + 2.
+/// let spec = DivSpec::new(6, RoundingMode::HalfUp, 18);
+/// assert_eq!(spec.shift, 6);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct DivSpec {
     /// `k`: the result is `round(a * 10^k / b)`.
     pub shift: i32,
@@ -35,13 +46,20 @@ pub struct DivSpec {
 
 /// What a quotient computes once per call.
 #[derive(Clone, Copy, Debug)]
-pub struct QuotientConstants<W> {
+pub(crate) struct QuotientConstants<W> {
     dividend_factor: W,
     divisor_factor: W,
     bound: W,
 }
 
 impl DivSpec {
+    /// `round(a * 10^shift / b)` with `rounding`, checked against
+    /// `result_precision` digits.
+    #[must_use]
+    pub fn new(shift: i32, rounding: RoundingMode, result_precision: u8) -> Self {
+        Self { shift, rounding, result_precision }
+    }
+
     fn shifts(&self) -> (u32, u32) {
         let k = self.shift.unsigned_abs();
         if self.shift >= 0 { (k, 0) } else { (0, k) }
@@ -66,7 +84,7 @@ impl DivSpec {
 }
 
 /// How quotient rows divide, and which compiled loop runs them.
-pub trait Division<W: Work>: Copy + Send + Sync + 'static {
+pub(crate) trait Division<W: Work>: Copy + Send + Sync + 'static {
     /// A positive divisor prepared once for a whole call.
     type Prepared: Copy + core::fmt::Debug + Send + Sync;
     /// Prepares a positive divisor.
@@ -79,20 +97,21 @@ pub trait Division<W: Work>: Copy + Send + Sync + 'static {
     ///
     /// # Errors
     /// As [`div`].
-    fn run<S: Storage, K: RowKernel<W>>(
-        lhs: Input<'_, S>,
-        rhs: Input<'_, S>,
-        constants: &K::Constants,
+    fn run<K: RowKernel<W>>(
+        lhs: &Input<'_>,
+        rhs: &Input<'_>,
+        constants: K::Constants,
         frame: &Frame<'_>,
-    ) -> Result<Output<S>, KernelError>;
+        sink: Sink<'_>,
+    ) -> Result<Option<NullBuffer>, KernelError>;
 }
 
 /// The work type's own division: a hardware or library divide per row, a
 /// multiply-high by a prepared divisor; the build's loop.
 #[derive(Clone, Copy, Debug)]
-pub struct Exact;
+pub(crate) struct WorkDivision;
 
-impl<W: Work> Division<W> for Exact {
+impl<W: Work> Division<W> for WorkDivision {
     type Prepared = W::Divisor;
     fn prepare(divisor: W) -> W::Divisor {
         W::prepare_divisor(divisor)
@@ -105,13 +124,14 @@ impl<W: Work> Division<W> for Exact {
     fn div_rem_by(n: W, d: &W::Divisor) -> (W, W) {
         n.div_rem_by(d)
     }
-    fn run<S: Storage, K: RowKernel<W>>(
-        lhs: Input<'_, S>,
-        rhs: Input<'_, S>,
-        constants: &K::Constants,
+    fn run<K: RowKernel<W>>(
+        lhs: &Input<'_>,
+        rhs: &Input<'_>,
+        constants: K::Constants,
         frame: &Frame<'_>,
-    ) -> Result<Output<S>, KernelError> {
-        run::<S, W, K>(lhs, rhs, constants, frame)
+        sink: Sink<'_>,
+    ) -> Result<Option<NullBuffer>, KernelError> {
+        run::<W, K>(lhs, rhs, constants, frame, sink)
     }
 }
 
@@ -119,9 +139,9 @@ impl<W: Work> Division<W> for Exact {
 /// `estimate`), in the AVX-512 copy of the loop, where they vectorize. For
 /// scaled divisors below `2^61`.
 #[derive(Clone, Copy, Debug)]
-pub struct Estimated;
+pub(crate) struct EstimatedDivision;
 
-impl Division<i64> for Estimated {
+impl Division<i64> for EstimatedDivision {
     /// The divisor and its reciprocal.
     type Prepared = (i64, f64);
     fn prepare(divisor: i64) -> (i64, f64) {
@@ -135,19 +155,20 @@ impl Division<i64> for Estimated {
     fn div_rem_by(n: i64, &(d, inverse): &(i64, f64)) -> (i64, i64) {
         estimate::div_rem(n, d, inverse)
     }
-    fn run<S: Storage, K: RowKernel<i64>>(
-        lhs: Input<'_, S>,
-        rhs: Input<'_, S>,
-        constants: &K::Constants,
+    fn run<K: RowKernel<i64>>(
+        lhs: &Input<'_>,
+        rhs: &Input<'_>,
+        constants: K::Constants,
         frame: &Frame<'_>,
-    ) -> Result<Output<S>, KernelError> {
-        run_multiversioned::<S, i64, K>(lhs, rhs, constants, frame)
+        sink: Sink<'_>,
+    ) -> Result<Option<NullBuffer>, KernelError> {
+        run_multiversioned::<i64, K>(lhs, rhs, constants, frame, sink)
     }
 }
 
 /// `round(a * 10^k / b)`, rounding mode `R`, dividing by `D`.
 #[derive(Clone, Copy, Debug)]
-pub struct Quotient<R, D>(core::marker::PhantomData<(R, D)>);
+pub(crate) struct Quotient<R, D>(core::marker::PhantomData<(R, D)>);
 
 impl<W: Work, R: Rounding, D: Division<W>> RowKernel<W> for Quotient<R, D> {
     type Constants = QuotientConstants<W>;
@@ -169,7 +190,7 @@ impl<W: Work, R: Rounding, D: Division<W>> RowKernel<W> for Quotient<R, D> {
 
 /// What a quotient by one non-zero divisor for every row computes once.
 #[derive(Clone, Copy, Debug)]
-pub struct ScalarQuotientConstants<W: Work, D: Division<W>> {
+pub(crate) struct ScalarQuotientConstants<W: Work, D: Division<W>> {
     /// `10^k`, negated for a negative divisor: `n / -d = -n / d`, so rows
     /// divide by the magnitude and the divisor's sign costs nothing per row.
     dividend_factor: W,
@@ -195,7 +216,7 @@ impl<W: Work, D: Division<W>> ScalarQuotientConstants<W, D> {
 /// `round(a * 10^k / b)` for one non-zero `b` on every row: the divisor is
 /// prepared once (a multiply-high or a reciprocal), so rows never divide.
 #[derive(Clone, Copy, Debug)]
-pub struct ScalarQuotient<R, D>(core::marker::PhantomData<(R, D)>);
+pub(crate) struct ScalarQuotient<R, D>(core::marker::PhantomData<(R, D)>);
 
 impl<W: Work, R: Rounding, D: Division<W>> RowKernel<W> for ScalarQuotient<R, D> {
     type Constants = ScalarQuotientConstants<W, D>;
@@ -211,19 +232,40 @@ impl<W: Work, R: Rounding, D: Division<W>> RowKernel<W> for ScalarQuotient<R, D>
     }
 }
 
-/// Divides `lhs` by `rhs` row by row.
+/// Divides `lhs` by `rhs` row by row, results stored as `O`.
+///
+/// ```
+/// use decimal_kernels_native::{DivSpec, Frame, Input, Output, RoundingMode, div};
+/// // 10.00 / 3 at scale 2 (k = 2 - 2 + 0), rounding half up: 3.33; and 2.00 / 3: 0.67.
+/// let a = [1_000i64, 200];
+/// let spec = DivSpec::new(0, RoundingMode::HalfUp, 18);
+/// let out: Output<i64> = div(Input::array(&a[..]), Input::scalar(3i8), &spec, &Frame::new(2))?;
+/// assert_eq!(out.values.as_ref(), [333, 67]);
+/// # Ok::<(), decimal_kernels_native::KernelError>(())
+/// ```
 ///
 /// # Errors
-/// As [`add`](crate::add::add), and [`KernelError::DivideByZero`] for the first
+/// As [`add`](crate::add), and [`KernelError::DivideByZero`] for the first
 /// valid row with a zero divisor under the `Error` policy.
-pub fn div<S: Storage>(
-    lhs: Operand<'_, S>,
-    rhs: Operand<'_, S>,
+pub fn div<O: Storage>(
+    lhs: Input<'_>,
+    rhs: Input<'_>,
     spec: &DivSpec,
     frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
+) -> Result<Output<O>, KernelError> {
+    output(spec.result_precision, |sink| quotient(&lhs, &rhs, spec, frame, sink))
+}
+
+/// [`div`] into any output storage, in the kernel the plan picks.
+fn quotient(
+    lhs: &Input<'_>,
+    rhs: &Input<'_>,
+    spec: &DivSpec,
+    frame: &Frame<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
     // Beyond i64 a quotient costs a library divide: measuring always pays.
-    let plan = plan(&lhs, &rhs, WorkWidth::I128, |l, r| spec.width(l, r));
+    let plan = plan(lhs, rhs, WorkWidth::I128, |l, r| spec.width(l, r));
     let (_, down) = spec.shifts();
     // The scaled divisor's bound, a zero divisor counting as one.
     let divisor_bits = plan.rhs.max(1) + shift_bits(down);
@@ -234,38 +276,47 @@ pub fn div<S: Storage>(
         && divisor_bits <= estimate::DIVISOR_BITS
         && crate::arity::wide_vectors()
     {
-        return divide::<S, i64, Estimated>(lhs.input, rhs.input, spec, frame);
+        return divide::<i64, EstimatedDivision>(lhs, rhs, spec, frame, sink);
     }
-    with_work!(plan.width, W => divide::<S, W, Exact>(lhs.input, rhs.input, spec, frame))
+    with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, frame, sink))
 }
 
 /// [`div`] in work type `W`, dividing by `D`.
-fn divide<S: Storage, W: Work, D: Division<W>>(
-    lhs: Input<'_, S>,
-    rhs: Input<'_, S>,
+fn divide<W: Work, D: Division<W>>(
+    lhs: &Input<'_>,
+    rhs: &Input<'_>,
     spec: &DivSpec,
     frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
     let constants = spec.constants::<W>();
-    let scalar_divisor = match rhs {
-        Input::Scalar(b) => Some(b.load::<W>().mul(constants.divisor_factor)),
-        Input::Array(_) => None,
-    };
+    let scalar_divisor = rhs.scalar_value::<W>().map(|b| b.mul(constants.divisor_factor));
     with_rounding!(spec.rounding, R => match scalar_divisor {
         // A zero scalar divisor fails every valid row: the row kernel says so.
         Some(d) if !d.is_zero() => {
             let constants = ScalarQuotientConstants::<W, D>::new(&constants, d);
-            D::run::<S, ScalarQuotient<R, D>>(lhs, rhs, &constants, frame)
+            D::run::<ScalarQuotient<R, D>>(lhs, rhs, constants, frame, sink)
         }
-        _ => D::run::<S, Quotient<R, D>>(lhs, rhs, &constants, frame),
+        _ => D::run::<Quotient<R, D>>(lhs, rhs, constants, frame, sink),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::{OverflowPolicy, Policies, assert_same_outcome};
+    use crate::arity::{OverflowPolicy, Policies, output};
+    use crate::testing::assert_same_outcome;
     use arrow_buffer::NullBuffer;
+
+    /// [`divide`] in `i64` with `D`, results in `i64`.
+    fn divide_i64<D: Division<i64>>(
+        lhs: Input<'_>,
+        rhs: Input<'_>,
+        spec: &DivSpec,
+        frame: &Frame<'_>,
+    ) -> Result<Output<i64>, KernelError> {
+        output(spec.result_precision, |sink| divide::<i64, D>(&lhs, &rhs, spec, frame, sink))
+    }
 
     /// Full-range dividends, divisors of every size up to the estimate's
     /// bound (zeros and garbage under nulls included).
@@ -295,24 +346,17 @@ mod tests {
         );
         for rounding in RoundingMode::ALL {
             for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
-                let frame = Frame {
-                    len: a.len(),
-                    nulls: Some(&nulls),
-                    policies: Policies { on_overflow: policy, on_divide_by_zero: policy },
-                };
-                let spec = DivSpec { shift: 0, rounding, result_precision: 18 };
+                let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
+                let frame = Frame::new(a.len()).with_nulls(Some(&nulls)).with_policies(policies);
+                let spec = DivSpec::new(0, rounding, 18);
                 // A divisor per row, and one for every row (a zero one too).
-                let divisors = [7, -3, 1, -1, (1 << 61) - 1, 1 - (1 << 61), 1_000_003, 0];
-                let rhs = core::iter::once(Input::Array(&b[..]))
-                    .chain(divisors.into_iter().map(Input::Scalar));
-                for r in rhs {
-                    let l = Input::Array(&a[..]);
-                    let exact = divide::<i64, i64, Exact>(l, r, &spec, &frame);
-                    let estimated = divide::<i64, i64, Estimated>(l, r, &spec, &frame);
-                    let divisor = match r {
-                        Input::Array(_) => "per row".to_string(),
-                        Input::Scalar(d) => d.to_string(),
-                    };
+                let divisors: [i64; 8] = [7, -3, 1, -1, (1 << 61) - 1, 1 - (1 << 61), 1_000_003, 0];
+                let rhs = core::iter::once((Input::array(&b[..]), "per row".to_string()))
+                    .chain(divisors.into_iter().map(|d| (Input::scalar(d), d.to_string())));
+                for (r, divisor) in rhs {
+                    let l = Input::array(&a[..]);
+                    let exact = divide_i64::<WorkDivision>(l, r, &spec, &frame);
+                    let estimated = divide_i64::<EstimatedDivision>(l, r, &spec, &frame);
                     let context = format!("{rounding:?}, {policy:?}, divisor {divisor}");
                     assert_same_outcome(exact, estimated, &context);
                 }
@@ -326,19 +370,17 @@ mod tests {
         static A: [i64; 2] = [100, 100];
         static B: [i64; 2] = [1 << 60, 7];
         let nulls = NullBuffer::from(vec![false, true]);
-        let frame = Frame { len: 2, nulls: Some(&nulls), policies: Policies::default() };
-        let spec = DivSpec { shift: -4, rounding: RoundingMode::HalfUp, result_precision: 9 };
-        let operand = |v: &'static [i64]| Operand {
-            input: Input::Array(v),
-            magnitude: crate::Magnitude::Precision(2),
-        };
-        let out = div(operand(&A), operand(&B), &spec, &frame).unwrap();
+        let frame = Frame::new(2).with_nulls(Some(&nulls));
+        let spec = DivSpec::new(-4, RoundingMode::HalfUp, 9);
+        // SAFETY: both valid values are within 2 digits (row 0 is null).
+        let operand = |v: &'static [i64]| unsafe { Input::array(v).assume_precision(2) };
+        let out = div::<i64>(operand(&A), operand(&B), &spec, &frame).unwrap();
         // 100 / (7 * 10^4), half up, is 0.
         assert_eq!(out.values[1], 0);
-        let frame = Frame {
-            policies: Policies { on_divide_by_zero: OverflowPolicy::Error, ..Policies::default() },
-            ..frame
-        };
-        assert!(div(operand(&A), operand(&B), &spec, &frame).is_ok());
+        let frame = frame.with_policies(Policies {
+            on_divide_by_zero: OverflowPolicy::Error,
+            ..Policies::default()
+        });
+        assert!(div::<i64>(operand(&A), operand(&B), &spec, &frame).is_ok());
     }
 }

@@ -23,12 +23,12 @@
 
 /// Divisors must stay below this magnitude: the first remainder, up to
 /// `2^12 + |d|`, must fit `i64` with room for the correction.
-pub const DIVISOR_BITS: u32 = 61;
+pub(crate) const DIVISOR_BITS: u32 = 61;
 
 /// `1 / d` for a divisor `0 < |d| < 2^61`.
 #[inline(always)]
 #[must_use]
-pub fn inverse(d: i64) -> f64 {
+pub(crate) fn inverse(d: i64) -> f64 {
     1.0 / d as f64
 }
 
@@ -36,7 +36,7 @@ pub fn inverse(d: i64) -> f64 {
 /// `|n| < 2^63` and `0 < |d| < 2^61`; equal to `(n / d, n % d)`.
 #[inline(always)]
 #[must_use]
-pub fn div_rem(n: i64, d: i64, inverse: f64) -> (i64, i64) {
+pub(crate) fn div_rem(n: i64, d: i64, inverse: f64) -> (i64, i64) {
     let q = truncate(n as f64 * inverse);
     let r = n.wrapping_sub(q.wrapping_mul(d));
     let e = r as f64 * inverse;
@@ -50,18 +50,24 @@ pub fn div_rem(n: i64, d: i64, inverse: f64) -> (i64, i64) {
 /// The largest `f64` below `2^63`.
 const BELOW_TWO_TO_63: f64 = 9_223_372_036_854_774_784.0;
 
-/// `trunc(v)` as `i64` for a finite `v`, clamped to `±(2^63 - 1024)` first.
+/// `trunc(v)` as `i64`, `v` clamped to `±(2^63 - 1024)` first (NaN to the
+/// lower bound).
 ///
 /// `as i64` would saturate too, but compilers turn that into a scalar test per
 /// lane, which stops the loop from vectorizing. Clamping changes only
 /// estimates beyond `2^63 - 1024`, which a dividend below `2^63` reaches only
 /// for a divisor of one, where the refinement step absorbs the difference.
+/// Inputs outside this module's preconditions (a zero divisor makes the
+/// inverse infinite and `0 * inf` NaN) give wrong quotients, never undefined
+/// behaviour.
 #[inline(always)]
 fn truncate(v: f64) -> i64 {
-    let v = v.clamp(-BELOW_TWO_TO_63, BELOW_TWO_TO_63);
-    // SAFETY: `v` is finite (the operands are finite and `|d| >= 1`, so
-    // neither a product with `1/d` nor the clamp yields NaN or infinity) and
-    // within `±(2^63 - 1024)`, so its truncation is representable in `i64`.
+    // `max` and `min` return the other operand for NaN (`clamp` would keep
+    // the NaN), so the result is always a finite value within the bounds.
+    #[expect(clippy::manual_clamp, reason = "`clamp` keeps NaN; `max` and `min` replace it")]
+    let v = v.max(-BELOW_TWO_TO_63).min(BELOW_TWO_TO_63);
+    // SAFETY: `v` is finite and within `±(2^63 - 1024)` (see above), so its
+    // truncation is representable in `i64`.
     unsafe { v.to_int_unchecked::<i64>() }
 }
 
@@ -111,6 +117,21 @@ mod tests {
     #[case::money_scaled_by_ten_to_the_six(999_999_999_999_000_000, 7)]
     fn cases(#[case] n: i64, #[case] d: i64) {
         assert_exact(n, d);
+    }
+
+    #[rstest]
+    #[case::zero_divisor(12345, 0)]
+    #[case::zero_over_zero(0, 0)]
+    #[case::largest_over_zero(i64::MAX, 0)]
+    #[case::smallest_over_zero(i64::MIN, 0)]
+    #[case::divisor_beyond_the_bound(i64::MAX, i64::MIN)]
+    fn inputs_outside_the_preconditions_return(#[case] n: i64, #[case] d: i64) {
+        // Any value: the point is that no NaN or infinity reaches the
+        // unchecked conversion (Miri or a debug build would trap there).
+        let _ = div_rem(n, d, inverse(d));
+        let _ = div_rem(n, d, f64::NAN);
+        assert_eq!(truncate(f64::NAN), truncate(-BELOW_TWO_TO_63));
+        assert_eq!(truncate(f64::INFINITY), truncate(BELOW_TWO_TO_63));
     }
 
     #[test]

@@ -1,35 +1,59 @@
 //! Decimal arithmetic kernels over native integer slices.
 //!
-//! This crate is the engine room of `decimal-kernels`: one module per operator
-//! ([`add`], [`sub`], [`mul`], [`div`]) running over whole buffers of stored
-//! decimal integers (`i8` … `i128`, arrow's `i256`), plus what they share: the
-//! loops and failure masks ([`arity`]), the choice of work type ([`plan`]),
-//! rounding ([`rounding`]), powers of ten ([`pow10`]), division by
-//! invariant multiplication ([`magic`]) and by a floating-point estimate
-//! ([`estimate`]), and the exact 512-bit fallback ([`wide`]). Kernels know
-//! nothing of decimal types or engine profiles: a caller describes each
-//! operation by its shifts, rounding and result precision (`SumSpec`,
-//! `MulSpec`, `DivSpec`).
+//! This crate is the engine room of `decimal-kernels`, usable on its own by
+//! an engine that keeps decimal columns in its own buffers. It knows nothing
+//! of decimal types or engine profiles: a caller describes each operation by
+//! its shape ([`SumSpec`], [`MulSpec`], [`DivSpec`]: shifts, [`RoundingMode`],
+//! result precision), hands over two operands ([`Input`]: a [`Column`] of any
+//! storage width from `i8` to arrow's `i256`, or one value), the rows'
+//! validity and failure [`Policies`] in a [`Frame`], and picks the result's
+//! [`Storage`]; [`add`], [`sub`], [`mul`] and [`div`] return an [`Output`] or a
+//! [`KernelError`]. Results are exact: rounded once, from the exact value,
+//! and checked against the result precision. The crate's semantics are
+//! stated in `docs/semantics.md` of the repository.
+//!
+//! ```
+//! use decimal_kernels_native::{Frame, Input, MulSpec, Output, RoundingMode, mul};
+//! // decimal(12, 2) prices in i64 times decimal(20, 4) rates in i128, kept at
+//! // scale 2 (four digits dropped, half up) in an i64 result.
+//! let prices = [1_999i64, -250];
+//! let rates = [1_0825i128, 1_0000];
+//! let spec = MulSpec::new(4, RoundingMode::HalfUp, 18);
+//! let frame = Frame::new(prices.len());
+//! let out: Output<i64> = mul(Input::array(&prices[..]), Input::array(&rates[..]), &spec, &frame)?;
+//! assert_eq!(out.values.as_ref(), [2_164, -250]);
+//! # Ok::<(), decimal_kernels_native::KernelError>(())
+//! ```
+//!
+//! Inside: one module per operator (`add`, `sub`, `mul`, `div`) holding its
+//! per-row arithmetic; the block loops and failure masks (`arity`); reading
+//! and converting columns (`column`); the choice of work type (`plan`);
+//! rounding; powers of ten; division by invariant multiplication (`magic`)
+//! and by a floating-point estimate (`estimate`); and the exact 512-bit
+//! fallback (`wide`).
 
-pub mod add;
-pub mod arity;
-pub mod div;
-pub mod estimate;
-pub mod magic;
-pub mod mul;
-pub mod plan;
-pub mod pow10;
-pub mod rounding;
-pub mod storage;
-pub mod sub;
-pub mod wide;
-pub mod work;
+mod add;
+mod arity;
+mod column;
+mod div;
+mod estimate;
+mod magic;
+mod mul;
+mod plan;
+mod pow10;
+mod rounding;
+mod storage;
+mod sub;
+#[cfg(test)]
+mod testing;
+mod wide;
+mod work;
 
 pub use add::{SumSpec, add};
-pub use arity::{Frame, Input, KernelError, Output, OverflowPolicy, Policies};
+pub use arity::{Frame, KernelError, Output, OverflowPolicy, Policies};
+pub use column::{Column, Input};
 pub use div::{DivSpec, div};
 pub use mul::{MulSpec, mul};
-pub use plan::{Magnitude, Operand, WorkWidth};
 pub use rounding::RoundingMode;
 pub use storage::Storage;
 pub use sub::sub;

@@ -35,12 +35,6 @@ impl Magic64 {
         Self { divisor, multiplier, shift }
     }
 
-    /// The divisor.
-    #[must_use]
-    pub fn divisor(&self) -> u64 {
-        self.divisor
-    }
-
     /// `floor(n / d)` for `n < 2^63`.
     #[inline(always)]
     #[must_use]
@@ -94,12 +88,6 @@ impl Magic128 {
         let d = U256::from(divisor);
         let multiplier = ((numerator + d - U256::ONE) / d).as_u128();
         Self { divisor, multiplier, l }
-    }
-
-    /// The divisor.
-    #[must_use]
-    pub fn divisor(&self) -> u128 {
-        self.divisor
     }
 
     /// `floor(n / d)` for `n < 2^127`.

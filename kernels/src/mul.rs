@@ -11,19 +11,29 @@
 //! widest operands is the saturating 512-bit type: a 76-digit product rescaled
 //! down is exact even though it never fits 256 bits.
 
+use arrow_buffer::NullBuffer;
+
 use crate::arity::{
-    Frame, KernelError, OVERFLOW, Output, RowKernel, left_or_overflow_flag, overflow_flag,
+    Frame, KernelError, OVERFLOW, Output, RowKernel, left_or_overflow_flag, output, overflow_flag,
     run_multiversioned,
 };
-use crate::plan::{Operand, WorkWidth, needs_check, plan, shift_bits, with_work};
+use crate::column::{Input, Sink};
+use crate::plan::{WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
 use crate::pow10::precision_bits;
-use crate::rounding::{Rounding, RoundingMode};
+use crate::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::storage::Storage;
-use crate::with_rounding;
 use crate::work::Work;
 
 /// The shape of a multiplication, from the operand and result types.
+///
+/// ```
+/// use decimal_kernels_native::{MulSpec, RoundingMode};
+/// // decimal(10, 2) * decimal(10, 2) kept at scale 2: two digits dropped.
+/// let spec = MulSpec::new(2, RoundingMode::HalfUp, 21);
+/// assert_eq!(spec.shift, 2);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct MulSpec {
     /// Digits dropped from the exact product (`> 0`, with rounding) or
     /// appended to it (`< 0`).
@@ -36,7 +46,7 @@ pub struct MulSpec {
 
 /// What a product computes once per call.
 #[derive(Clone, Copy, Debug)]
-pub struct ProductConstants<W: Work> {
+pub(crate) struct ProductConstants<W: Work> {
     /// `10^|shift|`.
     factor: W,
     /// The same, prepared for division.
@@ -45,6 +55,14 @@ pub struct ProductConstants<W: Work> {
 }
 
 impl MulSpec {
+    /// Drops `shift` digits from the exact product (appends `-shift` when
+    /// negative), rounding with `rounding`, and checks results against
+    /// `result_precision` digits.
+    #[must_use]
+    pub fn new(shift: i32, rounding: RoundingMode, result_precision: u8) -> Self {
+        Self { shift, rounding, result_precision }
+    }
+
     /// `L` such that every intermediate (and the divisor `10^k`) is below `2^L`.
     fn work_bits(&self, lhs_bits: u32, rhs_bits: u32) -> u32 {
         let product = lhs_bits + rhs_bits;
@@ -57,17 +75,13 @@ impl MulSpec {
 
     /// The work type and whether results need the precision check (always,
     /// when digits are dropped: the check is cheap beside the division).
-    fn plan<S: Storage>(
-        &self,
-        lhs: &Operand<'_, S>,
-        rhs: &Operand<'_, S>,
-    ) -> (WorkWidth, bool, bool) {
+    fn plan(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> (WorkWidth, bool, bool) {
         // A rescaled product divides, and measuring pays from i128. A plain
         // product of values stored in i128 or wider is one widening multiply,
         // cheaper than the pass over two wide columns; values stored in 64 bits
         // are measured cheaply, and a product that then fits i64 vectorizes
         // where a 64-bit multiply with an overflow check does not.
-        let narrow_storage = <S::Native as Work>::MAGNITUDE_BITS <= i64::MAGNITUDE_BITS;
+        let narrow_storage = storage_work(lhs, rhs) == WorkWidth::I64;
         let measure_from =
             if self.shift > 0 || narrow_storage { WorkWidth::I128 } else { WorkWidth::I256 };
         let plan = plan(lhs, rhs, measure_from, |l, r| WorkWidth::for_bits(self.work_bits(l, r)));
@@ -89,7 +103,7 @@ impl MulSpec {
 
 /// `a * b`; `CHECKED`: whether results can exceed the precision at all.
 #[derive(Clone, Copy, Debug)]
-pub struct Product<const CHECKED: bool>;
+pub(crate) struct Product<const CHECKED: bool>;
 
 impl<W: Work, const CHECKED: bool> RowKernel<W> for Product<CHECKED> {
     type Constants = ProductConstants<W>;
@@ -106,7 +120,7 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for Product<CHECKED> {
 /// overflow flag joins the precision check (`i64` for results of up to 18
 /// digits, where a widening product would cost 128-bit compares).
 #[derive(Clone, Copy, Debug)]
-pub struct OverflowingProduct;
+pub(crate) struct OverflowingProduct;
 
 impl<W: Work> RowKernel<W> for OverflowingProduct {
     type Constants = ProductConstants<W>;
@@ -120,7 +134,7 @@ impl<W: Work> RowKernel<W> for OverflowingProduct {
 
 /// `a * b * 10^-k` for `k < 0`.
 #[derive(Clone, Copy, Debug)]
-pub struct ScaledProduct<const CHECKED: bool>;
+pub(crate) struct ScaledProduct<const CHECKED: bool>;
 
 impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledProduct<CHECKED> {
     type Constants = ProductConstants<W>;
@@ -134,7 +148,7 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledProduct<CHECKED> {
 
 /// `round(a * b / 10^k)` for `k > 0`, rounding mode `R`.
 #[derive(Clone, Copy, Debug)]
-pub struct RoundedProduct<R>(core::marker::PhantomData<R>);
+pub(crate) struct RoundedProduct<R>(core::marker::PhantomData<R>);
 
 impl<W: Work, R: Rounding> RowKernel<W> for RoundedProduct<R> {
     type Constants = ProductConstants<W>;
@@ -148,36 +162,55 @@ impl<W: Work, R: Rounding> RowKernel<W> for RoundedProduct<R> {
     }
 }
 
-/// Multiplies `lhs` and `rhs` row by row.
+/// Multiplies `lhs` and `rhs` row by row, results stored as `O`.
+///
+/// ```
+/// use decimal_kernels_native::{Frame, Input, MulSpec, Output, RoundingMode, mul};
+/// // 0.15 * -0.15 = -0.0225, kept at scale 2 rounding half up: -0.02.
+/// let a = [15i64, 15];
+/// let b = [-15i64, 15];
+/// let spec = MulSpec::new(2, RoundingMode::HalfUp, 18);
+/// let out: Output<i64> = mul(Input::array(&a[..]), Input::array(&b[..]), &spec, &Frame::new(2))?;
+/// assert_eq!(out.values.as_ref(), [-2, 2]);
+/// # Ok::<(), decimal_kernels_native::KernelError>(())
+/// ```
 ///
 /// # Errors
-/// As [`add`](crate::add::add).
-pub fn mul<S: Storage>(
-    lhs: Operand<'_, S>,
-    rhs: Operand<'_, S>,
+/// [`KernelError::Overflow`] for the first valid row beyond the result
+/// precision under the `Error` policy; [`KernelError::LengthMismatch`] and
+/// [`KernelError::StorageTooNarrow`] as for [`add`](crate::add).
+pub fn mul<O: Storage>(
+    lhs: Input<'_>,
+    rhs: Input<'_>,
     spec: &MulSpec,
     frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
-    let (width, checked, operands_fit_i64) = spec.plan(&lhs, &rhs);
-    let (l, r) = (lhs.input, rhs.input);
+) -> Result<Output<O>, KernelError> {
+    output(spec.result_precision, |sink| product(&lhs, &rhs, spec, frame, sink))
+}
+
+/// [`mul`] into any output storage, in the kernel the plan picks.
+fn product(
+    l: &Input<'_>,
+    r: &Input<'_>,
+    spec: &MulSpec,
+    frame: &Frame<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    let (width, checked, operands_fit_i64) = spec.plan(l, r);
     let narrow_result = precision_bits(spec.result_precision.into()) <= i64::MAGNITUDE_BITS;
     if spec.shift == 0 && checked && width == WorkWidth::I128 && narrow_result && operands_fit_i64 {
-        return run_multiversioned::<S, i64, OverflowingProduct>(
-            l,
-            r,
-            &spec.constants::<i64>(),
-            frame,
-        );
+        let c = spec.constants::<i64>();
+        return run_multiversioned::<i64, OverflowingProduct>(l, r, c, frame, sink);
     }
     with_work!(width, W => {
         let c = spec.constants::<W>();
         match (spec.shift, checked) {
-            (0, true) => run_multiversioned::<S, W, Product<true>>(l, r, &c, frame),
-            (0, false) => run_multiversioned::<S, W, Product<false>>(l, r, &c, frame),
-            (..0, true) => run_multiversioned::<S, W, ScaledProduct<true>>(l, r, &c, frame),
-            (..0, false) => run_multiversioned::<S, W, ScaledProduct<false>>(l, r, &c, frame),
+            (0, true) => run_multiversioned::<W, Product<true>>(l, r, c, frame, sink),
+            (0, false) => run_multiversioned::<W, Product<false>>(l, r, c, frame, sink),
+            (..0, true) => run_multiversioned::<W, ScaledProduct<true>>(l, r, c, frame, sink),
+            (..0, false) => run_multiversioned::<W, ScaledProduct<false>>(l, r, c, frame, sink),
             (1.., _) => with_rounding!(spec.rounding, R => {
-                run_multiversioned::<S, W, RoundedProduct<R>>(l, r, &c, frame)
+                run_multiversioned::<W, RoundedProduct<R>>(l, r, c, frame, sink)
             }),
         }
     })
@@ -186,69 +219,63 @@ pub fn mul<S: Storage>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::{Input, OverflowPolicy, Policies, assert_same_outcome, run};
+    use crate::arity::{OverflowPolicy, Policies, wide_vectors};
     use crate::rounding::HalfEven;
+    use crate::testing::{assert_same_outcome, call, call_multiversioned, values};
     use arrow_buffer::NullBuffer;
 
-    /// Values of every size up to `2^bits`, both signs, from a fixed seed.
-    fn values(len: usize, bits: u32, seed: u64) -> Vec<i64> {
-        let mut x = seed;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let v = (x >> (64 - bits.min(63))) as i64 >> (x % 40);
-                if x & 1 == 1 { -v } else { v }
-            })
-            .collect()
-    }
-
-    /// The multiversioned loop (the AVX-512 copy on a CPU that has it) and the
-    /// portable one give the same values, validity and first failure.
+    /// The multiversioned loop (the AVX-512 copy) and the portable one give
+    /// the same values, validity and first failure.
     #[track_caller]
-    fn assert_copies_agree<W: Work, K: RowKernel<W>>(constants: &K::Constants, bits: u32) {
+    fn assert_copies_agree<W: Work, K: RowKernel<W>>(constants: K::Constants, bits: u32)
+    where
+        K::Constants: Copy,
+    {
         let (a, b) = (values(1000, bits, 7), values(1000, bits, 11));
         let nulls = NullBuffer::from((0..1000).map(|i| i % 7 != 3).collect::<Vec<_>>());
         for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
-            let frame = Frame {
-                len: 1000,
-                nulls: Some(&nulls),
-                policies: Policies { on_overflow: policy, on_divide_by_zero: policy },
-            };
-            let (l, r) = (Input::Array(&a[..]), Input::Array(&b[..]));
-            let portable = run::<i64, W, K>(l, r, constants, &frame);
-            let chosen = run_multiversioned::<i64, W, K>(l, r, constants, &frame);
+            let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
+            let frame = Frame::new(1000).with_nulls(Some(&nulls)).with_policies(policies);
+            let (l, r) = (Input::array(&a[..]), Input::array(&b[..]));
+            let portable = call::<i64, W, K>(l, r, constants, &frame);
+            let chosen = call_multiversioned::<i64, W, K>(l, r, constants, &frame);
             assert_same_outcome(portable, chosen, &format!("{policy:?}"));
         }
     }
 
     #[test]
     fn multiversioned_products_match_the_portable_loop() {
-        #[cfg(target_arch = "x86_64")]
-        if !crate::arity::avx512::available() {
-            eprintln!("no AVX-512 here: both runs take the portable loop");
+        if !wide_vectors() {
+            eprintln!("no AVX-512 on this machine: the AVX-512 product loops are not compared");
+            return;
         }
-        let spec = |shift, result_precision| MulSpec {
-            shift,
-            rounding: RoundingMode::HalfEven,
-            result_precision,
-        };
-        assert_copies_agree::<i64, OverflowingProduct>(&spec(0, 18).constants(), 40);
-        assert_copies_agree::<i64, Product<true>>(&spec(0, 12).constants(), 30);
-        assert_copies_agree::<i128, Product<false>>(&spec(0, 38).constants(), 62);
-        assert_copies_agree::<i128, ScaledProduct<true>>(&spec(-3, 30).constants(), 40);
-        assert_copies_agree::<i64, RoundedProduct<HalfEven>>(&spec(4, 12).constants(), 30);
-        assert_copies_agree::<i128, RoundedProduct<HalfEven>>(&spec(6, 20).constants(), 60);
+        let spec =
+            |shift, result_precision| MulSpec::new(shift, RoundingMode::HalfEven, result_precision);
+        assert_copies_agree::<i64, OverflowingProduct>(spec(0, 18).constants(), 40);
+        assert_copies_agree::<i64, Product<true>>(spec(0, 12).constants(), 30);
+        assert_copies_agree::<i128, Product<false>>(spec(0, 38).constants(), 62);
+        assert_copies_agree::<i128, ScaledProduct<true>>(spec(-3, 30).constants(), 40);
+        assert_copies_agree::<i64, RoundedProduct<HalfEven>>(spec(4, 12).constants(), 30);
+        assert_copies_agree::<i128, RoundedProduct<HalfEven>>(spec(6, 20).constants(), 60);
     }
 
     #[test]
     fn multiversioned_measurement_matches_the_storage_pass() {
+        if !wide_vectors() {
+            eprintln!("no AVX-512 on this machine: the AVX-512 measurement is not compared");
+            return;
+        }
         for bits in [1, 20, 40, 63] {
             let v = values(777, bits, u64::from(bits));
-            assert_eq!(crate::arity::magnitude_bits(&v), i64::magnitude_bits(&v));
+            assert_eq!(
+                crate::arity::magnitude_bits(&v),
+                <i64 as crate::storage::Stored>::magnitude_bits(&v)
+            );
             let wide: Vec<i128> = v.iter().map(|&x| i128::from(x) << 40).collect();
-            assert_eq!(crate::arity::magnitude_bits(&wide), i128::magnitude_bits(&wide));
+            assert_eq!(
+                crate::arity::magnitude_bits(&wide),
+                <i128 as crate::storage::Stored>::magnitude_bits(&wide)
+            );
         }
     }
 }

@@ -6,45 +6,20 @@
 //! caller vouches that every valid value fits it) or have it measured with one
 //! pass over the values.
 
-use crate::arity::Input;
+use crate::column::{Input, Values};
 use crate::pow10::{bits_within_precision, pow10_bits, precision_bits};
-use crate::storage::Storage;
 
-/// What is known of an operand's magnitudes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Magnitude {
-    /// Every valid row's value is at most `10^p - 1` in magnitude (null rows
-    /// may hold anything: they are computed harmlessly and discarded).
-    Precision(u8),
-    /// Nothing: the kernel measures the values.
-    Unknown,
-}
-
-/// One operand of a kernel: its values and what is known of their size.
-#[derive(Clone, Copy, Debug)]
-pub struct Operand<'a, S> {
-    /// The values.
-    pub input: Input<'a, S>,
-    /// Their magnitude bound.
-    pub magnitude: Magnitude,
-}
-
-impl<S: Storage> Operand<'_, S> {
+impl Input<'_> {
     /// The bound from the declared precision, if the operand has one.
     fn declared_bits(&self) -> Option<u32> {
-        match self.magnitude {
-            Magnitude::Precision(p) => Some(precision_bits(p.into())),
-            Magnitude::Unknown => None,
-        }
+        self.precision.map(|p| precision_bits(p.into()))
     }
+}
 
-    /// The bound measured from the values (null rows included).
-    fn measured_bits(&self) -> u32 {
-        match self.input {
-            Input::Array(values) => crate::arity::magnitude_bits(values),
-            Input::Scalar(value) => S::magnitude_bits(&[value]),
-        }
-    }
+/// The narrowest work type holding every stored value of both operands (a
+/// single value counting at the narrowest width that holds it).
+pub(crate) fn storage_work(lhs: &Input<'_>, rhs: &Input<'_>) -> WorkWidth {
+    lhs.width().max(rhs.width()).native_work()
 }
 
 /// Operand bounds (`|a| < 2^lhs`, `|b| < 2^rhs`) and the work type they call
@@ -67,15 +42,15 @@ pub(crate) struct Plan {
 /// the pass costs (an OR per value). Each operator sets `measure_from` to the
 /// first work type whose cost outweighs that pass. Scalars and operands
 /// without a declared bound are always measured.
-pub(crate) fn plan<S: Storage>(
-    lhs: &Operand<'_, S>,
-    rhs: &Operand<'_, S>,
+pub(crate) fn plan(
+    lhs: &Input<'_>,
+    rhs: &Input<'_>,
     measure_from: WorkWidth,
     width_for: impl Fn(u32, u32) -> WorkWidth,
 ) -> Plan {
-    let first = |o: &Operand<'_, S>| match (o.input, o.declared_bits()) {
-        (Input::Array(_), Some(bits)) => bits,
-        (Input::Scalar(_), Some(bits)) => bits.min(o.measured_bits()),
+    let first = |o: &Input<'_>| match (o.values, o.declared_bits()) {
+        (Values::Array(_), Some(bits)) => bits,
+        (Values::Scalar(_), Some(bits)) => bits.min(o.measured_bits()),
         (_, None) => o.measured_bits(),
     };
     let (l, r) = (first(lhs), first(rhs));
@@ -83,17 +58,19 @@ pub(crate) fn plan<S: Storage>(
     if width < measure_from {
         return Plan { width, lhs: l, rhs: r };
     }
-    let refine = |o: &Operand<'_, S>, bits: u32| match (o.input, o.magnitude) {
-        (Input::Array(_), Magnitude::Precision(_)) => bits.min(o.measured_bits()),
+    let refine = |o: &Input<'_>, bits: u32| match (o.values, o.precision) {
+        (Values::Array(_), Some(_)) => bits.min(o.measured_bits()),
         _ => bits,
     };
     let (l, r) = (refine(lhs, l), refine(rhs, r));
     Plan { width: width_for(l, r), lhs: l, rhs: r }
 }
 
-/// Bits added by a factor of `10^k` (none for `k = 0`).
+/// Bits added by a factor of `10^k` (none for `k = 0`). Any `k` beyond 160
+/// already calls for the saturating 512-bit type; capping it there keeps
+/// every sum of bit counts far from `u32::MAX`.
 pub(crate) fn shift_bits(k: u32) -> u32 {
-    if k == 0 { 0 } else { pow10_bits(k) }
+    if k == 0 { 0 } else { pow10_bits(k.min(160)) }
 }
 
 /// Whether results below `2^bits` can exceed precision `p`: if not, the call
@@ -104,7 +81,7 @@ pub(crate) fn needs_check(bits: u32, precision: u8) -> bool {
 
 /// The work types, narrowest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum WorkWidth {
+pub(crate) enum WorkWidth {
     /// `i64`.
     I64,
     /// `i128`.
@@ -117,8 +94,7 @@ pub enum WorkWidth {
 
 impl WorkWidth {
     /// The narrowest work type holding magnitudes below `2^bits`.
-    #[must_use]
-    pub fn for_bits(bits: u32) -> Self {
+    pub(crate) fn for_bits(bits: u32) -> Self {
         match bits {
             0..=63 => Self::I64,
             64..=127 => Self::I128,
@@ -175,9 +151,10 @@ mod tests {
     #[test]
     fn narrow_declarations_are_trusted_scalars_measured() {
         let values = [5i64, -7];
-        let array =
-            Operand { input: Input::Array(&values[..]), magnitude: Magnitude::Precision(18) };
-        let scalar = Operand { input: Input::Scalar(5i64), magnitude: Magnitude::Precision(18) };
+        // SAFETY: both values are within 18 digits.
+        let array = unsafe { Input::array(&values[..]).assume_precision(18) };
+        // SAFETY: 5 is within 18 digits.
+        let scalar = unsafe { Input::scalar(5i64).assume_precision(18) };
         let p = plan(&array, &scalar, WorkWidth::I128, sum_width);
         assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 60, 4));
     }
@@ -185,8 +162,8 @@ mod tests {
     #[test]
     fn wide_declarations_are_measured() {
         let values = [i256::from_i128(5), i256::from_i128(-7)];
-        let array =
-            Operand { input: Input::Array(&values[..]), magnitude: Magnitude::Precision(76) };
+        // SAFETY: both values are within 76 digits.
+        let array = unsafe { Input::array(&values[..]).assume_precision(76) };
         let p = plan(&array, &array, WorkWidth::I128, sum_width);
         assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 4, 4));
     }
@@ -194,11 +171,28 @@ mod tests {
     #[test]
     fn undeclared_values_are_measured() {
         let wide = [i256::MIN];
-        let array = Operand { input: Input::Array(&wide[..]), magnitude: Magnitude::Unknown };
-        let small = [1i64];
+        let array = Input::array(&wide[..]);
         let p = plan(&array, &array, WorkWidth::I128, sum_width);
         assert_eq!((p.width, p.lhs), (WorkWidth::Wide, 256));
-        let small = Operand { input: Input::Array(&small[..]), magnitude: Magnitude::Unknown };
+        let small = [1i64];
+        let small = Input::array(&small[..]);
         assert_eq!(plan(&small, &small, WorkWidth::I128, sum_width).width, WorkWidth::I64);
+    }
+
+    #[test]
+    fn mixed_storage_counts_the_widest() {
+        let (narrow, wide) = ([1i64], [1i128]);
+        let (narrow, wide) = (Input::array(&narrow[..]), Input::array(&wide[..]));
+        assert_eq!(storage_work(&narrow, &narrow), WorkWidth::I64);
+        assert_eq!(storage_work(&narrow, &wide), WorkWidth::I128);
+        assert_eq!(storage_work(&Input::scalar(i256::MAX), &narrow), WorkWidth::I256);
+        assert_eq!(storage_work(&Input::scalar(i256::ONE), &narrow), WorkWidth::I64);
+    }
+
+    #[test]
+    fn hostile_shifts_call_for_the_wide_type() {
+        for k in [161, 1000, u32::MAX] {
+            assert_eq!(WorkWidth::for_bits(256 + shift_bits(k)), WorkWidth::Wide);
+        }
     }
 }

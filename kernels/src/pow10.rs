@@ -11,17 +11,18 @@
 /// and stays far enough from one for every `k` that `f64` resolves it exactly
 /// (checked against exact powers up to `k = 400` in the tests).
 #[must_use]
-pub fn pow10_bits(k: u32) -> u32 {
+pub(crate) fn pow10_bits(k: u32) -> u32 {
     if k == 0 {
         return 1;
     }
-    (f64::from(k) * core::f64::consts::LOG2_10).floor() as u32 + 1
+    // Saturates (never wraps) for `k` near `u32::MAX`.
+    ((f64::from(k) * core::f64::consts::LOG2_10).floor() as u32).saturating_add(1)
 }
 
 /// Bit length of `10^p - 1`, the largest magnitude of precision `p`: every valid
 /// value of precision `p` satisfies `|v| < 2^precision_bits(p)`.
 #[must_use]
-pub fn precision_bits(p: u32) -> u32 {
+pub(crate) fn precision_bits(p: u32) -> u32 {
     // 10^p is not a power of two for p >= 1, so 10^p - 1 has the same length.
     if p == 0 { 0 } else { pow10_bits(p) }
 }
@@ -29,7 +30,7 @@ pub fn precision_bits(p: u32) -> u32 {
 /// The largest `L` with `2^L <= 10^p`: a value below `2^L` never exceeds
 /// `10^p - 1`, so a result bounded that way needs no precision check.
 #[must_use]
-pub fn bits_within_precision(p: u32) -> u32 {
+pub(crate) fn bits_within_precision(p: u32) -> u32 {
     pow10_bits(p) - 1
 }
 

@@ -32,10 +32,7 @@ impl RoundingMode {
 
 /// One rounding mode as a type, so a kernel loop is compiled per mode and
 /// carries no per-row branch on the mode.
-pub trait Rounding: Copy + Send + Sync + 'static {
-    /// The mode as a value.
-    const MODE: RoundingMode;
-
+pub(crate) trait Rounding: Copy + Send + Sync + 'static {
     /// The rounded quotient, from the truncated quotient `q`, the remainder `r`
     /// (sign of the dividend), the divisor's magnitude `d` (non-zero) and
     /// whether the exact quotient is negative.
@@ -65,22 +62,21 @@ fn at_least_half<W: Work>(r: W, d: W) -> (bool, bool) {
 
 /// [`RoundingMode::TowardZero`].
 #[derive(Clone, Copy, Debug)]
-pub struct TowardZero;
+pub(crate) struct TowardZero;
 /// [`RoundingMode::HalfUp`].
 #[derive(Clone, Copy, Debug)]
-pub struct HalfUp;
+pub(crate) struct HalfUp;
 /// [`RoundingMode::HalfEven`].
 #[derive(Clone, Copy, Debug)]
-pub struct HalfEven;
+pub(crate) struct HalfEven;
 /// [`RoundingMode::Floor`].
 #[derive(Clone, Copy, Debug)]
-pub struct Floor;
+pub(crate) struct Floor;
 /// [`RoundingMode::Ceiling`].
 #[derive(Clone, Copy, Debug)]
-pub struct Ceiling;
+pub(crate) struct Ceiling;
 
 impl Rounding for TowardZero {
-    const MODE: RoundingMode = RoundingMode::TowardZero;
     #[inline(always)]
     fn finish<W: Work>(q: W, _r: W, _d: W, _negative: bool) -> W {
         q
@@ -88,7 +84,6 @@ impl Rounding for TowardZero {
 }
 
 impl Rounding for HalfUp {
-    const MODE: RoundingMode = RoundingMode::HalfUp;
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, d: W, negative: bool) -> W {
         let (half_or_more, _) = at_least_half(r, d);
@@ -97,7 +92,6 @@ impl Rounding for HalfUp {
 }
 
 impl Rounding for HalfEven {
-    const MODE: RoundingMode = RoundingMode::HalfEven;
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, d: W, negative: bool) -> W {
         let (half_or_more, exactly_half) = at_least_half(r, d);
@@ -108,7 +102,6 @@ impl Rounding for HalfEven {
 }
 
 impl Rounding for Floor {
-    const MODE: RoundingMode = RoundingMode::Floor;
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, _d: W, negative: bool) -> W {
         step_away(q, negative && !r.is_zero(), negative)
@@ -116,7 +109,6 @@ impl Rounding for Floor {
 }
 
 impl Rounding for Ceiling {
-    const MODE: RoundingMode = RoundingMode::Ceiling;
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, _d: W, negative: bool) -> W {
         step_away(q, !negative && !r.is_zero(), negative)
@@ -125,34 +117,34 @@ impl Rounding for Ceiling {
 
 /// Calls `$body` with the rounding type `$r` matching the runtime `$mode`: the
 /// one place a mode value becomes a compiled mode.
-#[macro_export]
-#[doc(hidden)]
 macro_rules! with_rounding {
     ($mode:expr, $r:ident => $body:expr) => {
         match $mode {
-            $crate::RoundingMode::TowardZero => {
+            $crate::rounding::RoundingMode::TowardZero => {
                 type $r = $crate::rounding::TowardZero;
                 $body
             }
-            $crate::RoundingMode::HalfUp => {
+            $crate::rounding::RoundingMode::HalfUp => {
                 type $r = $crate::rounding::HalfUp;
                 $body
             }
-            $crate::RoundingMode::HalfEven => {
+            $crate::rounding::RoundingMode::HalfEven => {
                 type $r = $crate::rounding::HalfEven;
                 $body
             }
-            $crate::RoundingMode::Floor => {
+            $crate::rounding::RoundingMode::Floor => {
                 type $r = $crate::rounding::Floor;
                 $body
             }
-            $crate::RoundingMode::Ceiling => {
+            $crate::rounding::RoundingMode::Ceiling => {
                 type $r = $crate::rounding::Ceiling;
                 $body
             }
         }
     };
 }
+
+pub(crate) use with_rounding;
 
 #[cfg(test)]
 mod tests {

@@ -1,16 +1,100 @@
 //! The native integer types decimal values are stored in.
+//!
+//! [`Storage`] is sealed: the six types of arrow-rs decimal buffers (`i8` …
+//! `i128`, arrow's `i256`). What the kernels need of them (loading into a work
+//! type, storing back, measuring magnitudes, reading as 64-bit words) lives
+//! in the crate-private supertrait [`Stored`].
 
 use arrow_buffer::{ArrowNativeType, i256};
 
 use core::mem::MaybeUninit;
 
+use crate::column::{Column, Sink};
 use crate::work::Work;
 
-/// A native integer type that holds decimal values in a buffer: `i8`, `i16`,
-/// `i32`, `i64`, `i128` or arrow's `i256`.
-pub trait Storage: ArrowNativeType + core::fmt::Debug {
-    /// The narrowest work type holding every stored value.
-    type Native: Work;
+/// A native integer type decimal values are stored in: `i8`, `i16`, `i32`,
+/// `i64`, `i128` or arrow's `i256`. Sealed: the kernels are written for
+/// exactly these.
+///
+/// ```
+/// use decimal_kernels_native::Storage;
+/// fn widest<S: Storage>() -> usize { size_of::<S>() }
+/// assert_eq!(widest::<arrow_buffer::i256>(), 32);
+/// ```
+pub trait Storage: ArrowNativeType + core::fmt::Debug + sealed::Sealed {}
+
+impl<S: ArrowNativeType + core::fmt::Debug + sealed::Sealed> Storage for S {}
+
+pub(crate) mod sealed {
+    /// The kernels' side of [`Storage`](super::Storage). Other crates can
+    /// neither implement it nor call it: every item takes a [`Token`], which
+    /// only this crate can make.
+    pub trait Sealed: Sized + Copy {
+        /// The storage width.
+        fn storage_width(token: Token) -> super::Width;
+        /// A column of these values.
+        fn column(values: &[Self], token: Token) -> super::Column<'_>;
+        /// An output vector of these values.
+        fn sink(values: &mut Vec<Self>, token: Token) -> super::Sink<'_>;
+        /// The value widened to arrow's `i256`.
+        fn widened(self, token: Token) -> arrow_buffer::i256;
+    }
+
+    /// Proof that a call comes from this crate.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Token(pub(crate) ());
+}
+
+pub(crate) use sealed::{Sealed, Token};
+
+/// The token for calls into [`Sealed`].
+pub(crate) const TOKEN: Token = Token(());
+
+/// The storage widths, narrowest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Width {
+    /// `i8`.
+    I8,
+    /// `i16`.
+    I16,
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `i128`.
+    I128,
+    /// arrow's `i256`.
+    I256,
+}
+
+impl Width {
+    /// The most digits every value of this width can hold.
+    pub(crate) fn max_precision(self) -> u8 {
+        match self {
+            Self::I8 => 2,
+            Self::I16 => 4,
+            Self::I32 => 9,
+            Self::I64 => 18,
+            Self::I128 => 38,
+            Self::I256 => 76,
+        }
+    }
+
+    /// The narrowest work type holding every value of this width.
+    pub(crate) fn native_work(self) -> crate::plan::WorkWidth {
+        use crate::plan::WorkWidth;
+        match self {
+            Self::I8 | Self::I16 | Self::I32 | Self::I64 => WorkWidth::I64,
+            Self::I128 => WorkWidth::I128,
+            Self::I256 => WorkWidth::I256,
+        }
+    }
+}
+
+/// How stored values meet work types: loaded (wrapping when the work type is
+/// narrower, which the plan allows only for values known to fit), stored
+/// (keeping the low bits), measured, and read as 64-bit words.
+pub(crate) trait Stored: Sealed + ArrowNativeType {
     /// Loads a stored value into a work type (wrapping if the plan chose a
     /// work type narrower than the storage, which it only does for values
     /// known to fit).
@@ -41,9 +125,23 @@ pub trait Storage: ArrowNativeType + core::fmt::Debug {
 }
 
 macro_rules! small_storage {
-    ($($t:ty),*) => {$(
-        impl Storage for $t {
-            type Native = i64;
+    ($($t:ty => $width:ident),*) => {$(
+        impl Sealed for $t {
+            fn storage_width(_: Token) -> Width {
+                Width::$width
+            }
+            fn column(values: &[Self], _: Token) -> Column<'_> {
+                Column::$width(values)
+            }
+            fn sink(values: &mut Vec<Self>, _: Token) -> Sink<'_> {
+                Sink::$width(values)
+            }
+            fn widened(self, _: Token) -> i256 {
+                i256::from_i128(self.into())
+            }
+        }
+
+        impl Stored for $t {
             #[inline(always)]
             fn load<W: Work>(self) -> W {
                 W::from_i64(i64::from(self))
@@ -77,10 +175,24 @@ macro_rules! small_storage {
         }
     )*};
 }
-small_storage!(i8, i16, i32, i64);
+small_storage!(i8 => I8, i16 => I16, i32 => I32, i64 => I64);
 
-impl Storage for i128 {
-    type Native = i128;
+impl Sealed for i128 {
+    fn storage_width(_: Token) -> Width {
+        Width::I128
+    }
+    fn column(values: &[Self], _: Token) -> Column<'_> {
+        Column::I128(values)
+    }
+    fn sink(values: &mut Vec<Self>, _: Token) -> Sink<'_> {
+        Sink::I128(values)
+    }
+    fn widened(self, _: Token) -> i256 {
+        i256::from_i128(self)
+    }
+}
+
+impl Stored for i128 {
     #[inline(always)]
     fn load<W: Work>(self) -> W {
         W::from_i128(self)
@@ -124,8 +236,22 @@ impl Storage for i128 {
     }
 }
 
-impl Storage for i256 {
-    type Native = ethnum::I256;
+impl Sealed for i256 {
+    fn storage_width(_: Token) -> Width {
+        Width::I256
+    }
+    fn column(values: &[Self], _: Token) -> Column<'_> {
+        Column::I256(values)
+    }
+    fn sink(values: &mut Vec<Self>, _: Token) -> Sink<'_> {
+        Sink::I256(values)
+    }
+    fn widened(self, _: Token) -> i256 {
+        self
+    }
+}
+
+impl Stored for i256 {
     #[inline(always)]
     fn load<W: Work>(self) -> W {
         W::from_i256(self)

@@ -7,15 +7,15 @@
 //! `|r| > 10^p - 1`.
 
 use crate::add::{SumOperator, SumSpec, sum};
-use crate::arity::{Frame, KernelError, Output};
-use crate::plan::Operand;
+use crate::arity::{Frame, KernelError, Output, output};
+use crate::column::Input;
 use crate::storage::Storage;
 use crate::work::Work;
 
 /// Subtraction: the operator of the shared sum kernels that makes them
 /// differences.
 #[derive(Clone, Copy, Debug)]
-pub struct Minus;
+pub(crate) struct Minus;
 
 impl SumOperator for Minus {
     #[inline(always)]
@@ -28,15 +28,25 @@ impl SumOperator for Minus {
     }
 }
 
-/// Subtracts `rhs` from `lhs` row by row.
+/// Subtracts `rhs` from `lhs` row by row, results stored as `O`.
+///
+/// ```
+/// use decimal_kernels_native::{Frame, Input, Output, SumSpec, sub};
+/// // decimal(10, 2) - decimal(10, 3) at scale 3.
+/// let a = [150i64];
+/// let spec = SumSpec::new(1, 0, 12);
+/// let out: Output<i64> = sub(Input::array(&a[..]), Input::scalar(1i64), &spec, &Frame::new(1))?;
+/// assert_eq!(out.values[0], 1_499);
+/// # Ok::<(), decimal_kernels_native::KernelError>(())
+/// ```
 ///
 /// # Errors
-/// As [`add`](crate::add::add).
-pub fn sub<S: Storage>(
-    lhs: Operand<'_, S>,
-    rhs: Operand<'_, S>,
+/// As [`add`](crate::add).
+pub fn sub<O: Storage>(
+    lhs: Input<'_>,
+    rhs: Input<'_>,
     spec: &SumSpec,
     frame: &Frame<'_>,
-) -> Result<Output<S>, KernelError> {
-    sum::<S, Minus>(lhs, rhs, spec, frame)
+) -> Result<Output<O>, KernelError> {
+    output(spec.result_precision, |sink| sum::<Minus>(&lhs, &rhs, spec, frame, sink))
 }

@@ -88,6 +88,7 @@ impl I512 {
     pub const MAX: Self = Self { negative: false, magnitude: SATURATED };
 
     /// The smallest value, `-(2^512 - 1)`; also the result of any negative overflow.
+    #[cfg(test)]
     pub const MIN: Self = Self { negative: true, magnitude: SATURATED };
 
     /// Builds a value from a sign and a magnitude, clearing the sign of zero so that every number
@@ -174,11 +175,6 @@ impl I512 {
 
     /// Returns `-self`. Never overflows because the range is symmetric; zero stays non-negative.
     #[must_use]
-    #[expect(
-        clippy::should_implement_trait,
-        reason = "`Neg` is implemented too; the inherent method lets callers negate without \
-                  importing the trait"
-    )]
     pub fn neg(self) -> Self {
         Self::from_parts(!self.negative, self.magnitude)
     }
@@ -277,12 +273,14 @@ impl I512 {
 
     /// Compares `|self|` with `|rhs|`.
     #[must_use]
+    #[cfg(test)]
     pub fn magnitude_cmp(self, rhs: Self) -> Ordering {
         mag_cmp(&self.magnitude, &rhs.magnitude)
     }
 
     /// Returns the number of significant bits of `|self|`, or 0 for zero.
     #[must_use]
+    #[cfg(test)]
     pub fn bit_len(self) -> u32 {
         // Pair each limb with its bit offset rather than casting an index.
         (0_u32..)

@@ -11,6 +11,7 @@
 use arrow_buffer::i256;
 use ethnum::I256;
 
+use crate::column::{Column, Sink};
 use crate::magic::{Magic64, Magic128};
 use crate::wide::I512;
 
@@ -77,6 +78,22 @@ pub trait Work: Copy + PartialEq + PartialOrd + core::fmt::Debug + Send + Sync +
     fn wrapping_to_i128(self) -> i128;
     /// The low 256 bits, two's complement.
     fn wrapping_to_i256(self) -> i256;
+
+    /// The column's values when it is stored as this very type (`i64`,
+    /// `i128`): blocks are then read in place.
+    #[inline(always)]
+    fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
+        let _ = column;
+        None
+    }
+
+    /// The output vector when it holds this very type: results are then
+    /// written in place.
+    #[inline(always)]
+    fn output_vec(sink: Sink<'_>) -> Option<&mut Vec<Self>> {
+        let _ = sink;
+        None
+    }
 
     /// `min(10^p - 1, MAX)`: the magnitude bound of a `p`-digit result as seen
     /// from this type (a bound the type cannot reach is never exceeded).
@@ -173,6 +190,21 @@ impl Work for i64 {
     }
     wrapping_work_arith!();
 
+    #[inline(always)]
+    fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
+        match *column {
+            Column::I64(values) => Some(values),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn output_vec(sink: Sink<'_>) -> Option<&mut Vec<Self>> {
+        match sink {
+            Sink::I64(values) => Some(values),
+            _ => None,
+        }
+    }
+
     type Divisor = Magic64;
     fn prepare_divisor(divisor: Self) -> Magic64 {
         Magic64::new(divisor.unsigned_abs())
@@ -218,6 +250,21 @@ impl Work for i128 {
         10i128.wrapping_pow(k)
     }
     wrapping_work_arith!();
+
+    #[inline(always)]
+    fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
+        match *column {
+            Column::I128(values) => Some(values),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn output_vec(sink: Sink<'_>) -> Option<&mut Vec<Self>> {
+        match sink {
+            Sink::I128(values) => Some(values),
+            _ => None,
+        }
+    }
 
     type Divisor = Magic128;
     fn prepare_divisor(divisor: Self) -> Magic128 {

@@ -1,0 +1,359 @@
+//! Every public entry point of the kernels crate, driven with specs no profile
+//! would produce: shifts across the whole `i32` (and `u32`) range,
+//! precisions 0 and 255, zero divisors, every rounding mode and policy,
+//! empty, one-row and block-crossing inputs, mixed storage, scalars, and
+//! every output width. Each call must return a result or an error, never
+//! panic, and every result row must equal an exact big-integer computation
+//! of the same spec.
+
+use arrow_buffer::{NullBuffer, i256};
+use decimal_kernels_native::{
+    Column, DivSpec, Frame, Input, KernelError, MulSpec, Output, OverflowPolicy, Policies,
+    RoundingMode, Storage, SumSpec, add, div, mul, sub,
+};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
+
+const SHIFTS: [i32; 14] =
+    [i32::MIN, -100_000, -400, -155, -77, -1, 0, 1, 38, 77, 155, 400, 100_000, i32::MAX];
+const PRECISIONS: [u8; 7] = [0, 1, 2, 18, 38, 76, 255];
+const ROUNDINGS: [RoundingMode; 5] = RoundingMode::ALL;
+
+/// One operator under test, with its spec built from a shift.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// A spec for `op` (sums take the shift on one side, by its sign).
+#[derive(Clone, Copy, Debug)]
+struct Spec {
+    op: Op,
+    shift: i64,
+    rounding: RoundingMode,
+    precision: u8,
+}
+
+impl Spec {
+    fn sum(&self) -> SumSpec {
+        let k = self.shift.unsigned_abs().min(u64::from(u32::MAX)) as u32;
+        if self.shift >= 0 {
+            SumSpec::new(k, 0, self.precision)
+        } else {
+            SumSpec::new(0, k, self.precision)
+        }
+    }
+
+    fn call<O: Storage>(
+        &self,
+        lhs: Input<'_>,
+        rhs: Input<'_>,
+        frame: &Frame<'_>,
+    ) -> Result<Output<O>, KernelError> {
+        let shift = i32::try_from(self.shift).unwrap_or(i32::MAX);
+        match self.op {
+            Op::Add => add(lhs, rhs, &self.sum(), frame),
+            Op::Sub => sub(lhs, rhs, &self.sum(), frame),
+            Op::Mul => mul(lhs, rhs, &MulSpec::new(shift, self.rounding, self.precision), frame),
+            Op::Div => div(lhs, rhs, &DivSpec::new(shift, self.rounding, self.precision), frame),
+        }
+    }
+
+    /// The exact outcome of one row: `Some(value)` or the failure flag.
+    fn reference(&self, a: &BigInt, b: &BigInt) -> Result<BigInt, KernelError> {
+        // Beyond 400 digits every shift has the outcome of 400: operands are
+        // below 10^78 and bounds below 10^256.
+        let k = self.shift.clamp(-400, 400);
+        let pow = |k: i64| BigInt::from(10).pow(k.unsigned_abs() as u32);
+        let value = match self.op {
+            Op::Add | Op::Sub => {
+                let (a, b) = if k >= 0 { (a * pow(k), b.clone()) } else { (a.clone(), b * pow(k)) };
+                if matches!(self.op, Op::Add) { a + b } else { a - b }
+            }
+            Op::Mul if k >= 0 => round(a * b, pow(k), self.rounding),
+            Op::Mul => a * b * pow(k),
+            Op::Div if b.is_zero() => return Err(KernelError::DivideByZero { row: 0 }),
+            Op::Div if k >= 0 => round(a * pow(k), b.clone(), self.rounding),
+            Op::Div => round(a.clone(), b * pow(k), self.rounding),
+        };
+        let bound = BigInt::from(10).pow(u32::from(self.precision)) - 1;
+        if value.abs() > bound { Err(KernelError::Overflow { row: 0 }) } else { Ok(value) }
+    }
+}
+
+/// `n / d` rounded with `mode`.
+fn round(n: BigInt, d: BigInt, mode: RoundingMode) -> BigInt {
+    let (q, r) = (&n / &d, &n % &d);
+    if r.is_zero() {
+        return q;
+    }
+    let negative = n.is_negative() != d.is_negative();
+    let step = if negative { -BigInt::one() } else { BigInt::one() };
+    let twice = r.abs() * 2;
+    let away = match mode {
+        RoundingMode::TowardZero => false,
+        RoundingMode::HalfUp => twice >= d.abs(),
+        RoundingMode::HalfEven => {
+            twice > d.abs() || (twice == d.abs() && (&q % 2) != BigInt::zero())
+        }
+        RoundingMode::Floor => negative,
+        RoundingMode::Ceiling => !negative,
+    };
+    if away { q + step } else { q }
+}
+
+fn big(v: i256) -> BigInt {
+    v.to_string().parse().expect("an integer")
+}
+
+fn i256_of(text: &str) -> i256 {
+    i256::from_string(text).expect("an integer")
+}
+
+/// Extremes of every width, precision bounds, zeros and small values.
+fn extremes() -> Vec<i256> {
+    let nines = |d: usize| i256_of(&"9".repeat(d));
+    let mut v = vec![
+        i256::ZERO,
+        i256::ONE,
+        i256::MINUS_ONE,
+        i256::from(7i64),
+        i256::from(-5i64),
+        i256::from(i8::MIN),
+        i256::from(i8::MAX),
+        i256::from(i64::MAX),
+        i256::from(i64::MIN),
+        nines(18),
+        i256::from_i128(i128::MAX),
+        i256::from_i128(i128::MIN),
+        nines(38),
+        i256::MAX,
+        i256::MIN,
+        nines(76),
+        nines(76).wrapping_neg(),
+        i256::from(123_456_789i64),
+    ];
+    let mirrored: Vec<i256> = v.iter().rev().copied().collect();
+    v.extend(mirrored);
+    v
+}
+
+/// Columns of the same rows in several storage widths (values that do not
+/// fit a width are wrapped into it, as an engine's garbage would be).
+struct Columns {
+    i8: Vec<i8>,
+    i64: Vec<i64>,
+    i128: Vec<i128>,
+    i256: Vec<i256>,
+}
+
+impl Columns {
+    fn new(values: &[i256]) -> Self {
+        Self {
+            i8: values.iter().map(|v| v.as_i128() as i8).collect(),
+            i64: values.iter().map(|v| v.as_i128() as i64).collect(),
+            i128: values.iter().map(|v| v.as_i128()).collect(),
+            i256: values.to_vec(),
+        }
+    }
+
+    /// The column in one of four widths, with the values it really holds.
+    fn pick(&self, which: usize) -> (Column<'_>, Vec<BigInt>) {
+        match which % 4 {
+            0 => (Column::from(&self.i8), self.i8.iter().map(|&v| BigInt::from(v)).collect()),
+            1 => (Column::from(&self.i64), self.i64.iter().map(|&v| BigInt::from(v)).collect()),
+            2 => (Column::from(&self.i128), self.i128.iter().map(|&v| BigInt::from(v)).collect()),
+            _ => (Column::from(&self.i256), self.i256.iter().map(|&v| big(v)).collect()),
+        }
+    }
+}
+
+/// Calls `spec` and checks every valid row against the reference.
+#[track_caller]
+fn check<O: Storage + Into<i256>>(
+    spec: &Spec,
+    (lhs, a): (Input<'_>, &[BigInt]),
+    (rhs, b): (Input<'_>, &[BigInt]),
+    nulls: Option<&NullBuffer>,
+    policy: OverflowPolicy,
+) {
+    let len = a.len().max(b.len());
+    let frame = Frame::new(len)
+        .with_nulls(nulls)
+        .with_policies(Policies { on_overflow: policy, on_divide_by_zero: policy });
+    let row = |i: usize, side: &[BigInt]| side.get(i).or_else(|| side.first()).cloned();
+    let got = spec.call::<O>(lhs, rhs, &frame);
+    let max_precision = match size_of::<O>() {
+        1 => 2,
+        2 => 4,
+        4 => 9,
+        8 => 18,
+        16 => 38,
+        _ => 76,
+    };
+    if spec.precision > max_precision {
+        let want =
+            KernelError::StorageTooNarrow { result_precision: spec.precision, max_precision };
+        assert_eq!(got.unwrap_err(), want, "{spec:?}");
+        return;
+    }
+    let valid = |i: usize| nulls.is_none_or(|n| n.is_valid(i));
+    let expected: Vec<Result<BigInt, KernelError>> = (0..len)
+        .map(|i| match (row(i, a), row(i, b)) {
+            (Some(x), Some(y)) => spec.reference(&x, &y),
+            _ => unreachable!("both sides have rows"),
+        })
+        .collect();
+    let first_failure = (0..len).find(|&i| valid(i) && expected[i].is_err());
+    match (policy, first_failure) {
+        (OverflowPolicy::Error, Some(i)) => {
+            let want = match expected[i] {
+                Err(KernelError::DivideByZero { .. }) => KernelError::DivideByZero { row: i },
+                _ => KernelError::Overflow { row: i },
+            };
+            assert_eq!(got.unwrap_err(), want, "{spec:?}");
+        }
+        _ => {
+            let out = got.unwrap_or_else(|e| panic!("{spec:?}: {e:?}"));
+            assert_eq!(out.values.len(), len, "{spec:?}");
+            for i in (0..len).filter(|&i| valid(i)) {
+                let kept = out.nulls.as_ref().is_none_or(|n| n.is_valid(i));
+                match &expected[i] {
+                    Ok(value) => {
+                        assert!(kept, "{spec:?}: row {i} nulled, want {value}");
+                        assert_eq!(&big(out.values[i].into()), value, "{spec:?}: row {i}");
+                    }
+                    Err(_) => assert!(!kept, "{spec:?}: row {i} kept, want a failure"),
+                }
+            }
+        }
+    }
+}
+
+/// Every spec over `op`, each against one pair of columns (widths, shapes,
+/// rounding, policy and output width rotating), plus empty and one-row calls.
+fn drive(op: Op) {
+    let values = extremes();
+    let divisors: Vec<i256> = values.iter().rev().copied().collect();
+    let (left, right) = (Columns::new(&values), Columns::new(&divisors));
+    let nulls = NullBuffer::from((0..values.len()).map(|i| i % 5 != 2).collect::<Vec<_>>());
+    let mut case = 0usize;
+    for shift in SHIFTS {
+        for precision in PRECISIONS {
+            case += 1;
+            let spec = Spec {
+                op,
+                shift: i64::from(shift),
+                rounding: ROUNDINGS[case % ROUNDINGS.len()],
+                precision,
+            };
+            let policy = [OverflowPolicy::Null, OverflowPolicy::Error][case / 3 % 2];
+            let (lc, la) = left.pick(case);
+            let (rc, rb) = right.pick(case / 4 + 1);
+            let nulls = case.is_multiple_of(2).then_some(&nulls);
+            let operands = match case % 3 {
+                0 => ((Input::array(lc), &la[..]), (Input::array(rc), &rb[..])),
+                1 => (
+                    (Input::array(lc), &la[..]),
+                    (Input::scalar(divisors[case % 36]), &rb[case % 36..][..1]),
+                ),
+                _ => (
+                    (Input::scalar(values[case % 36]), &la[case % 36..][..1]),
+                    (Input::array(rc), &rb[..]),
+                ),
+            };
+            let ((l, a), (r, b)) = operands;
+            // The scalar's reference value is the stored one, unwrapped.
+            let scalar_ref;
+            let (a, b) = match case % 3 {
+                1 => {
+                    scalar_ref = [big(divisors[case % 36])];
+                    (a, &scalar_ref[..])
+                }
+                2 => {
+                    scalar_ref = [big(values[case % 36])];
+                    (&scalar_ref[..], b)
+                }
+                _ => (a, b),
+            };
+            match case % 4 {
+                0 => check::<i8>(&spec, (l, a), (r, b), nulls, policy),
+                1 => check::<i64>(&spec, (l, a), (r, b), nulls, policy),
+                2 => check::<i128>(&spec, (l, a), (r, b), nulls, policy),
+                _ => check::<i256>(&spec, (l, a), (r, b), nulls, policy),
+            }
+            // Empty and one-row calls of the same spec.
+            let empty: [i64; 0] = [];
+            let frame = Frame::new(0);
+            let out = spec.call::<i256>(Input::array(&empty[..]), Input::array(&empty[..]), &frame);
+            assert!(out.is_ok_and(|o| o.values.is_empty()) || precision > 76, "{spec:?}: empty");
+            let one = [big(values[case % 36])];
+            let zero = [BigInt::zero()];
+            check::<i256>(
+                &spec,
+                (Input::scalar(values[case % 36]), &one[..]),
+                (Input::scalar(0i8), &zero[..]),
+                None,
+                policy,
+            );
+        }
+    }
+}
+
+#[test]
+fn sums_with_hostile_specs() {
+    drive(Op::Add);
+}
+
+#[test]
+fn differences_with_hostile_specs() {
+    drive(Op::Sub);
+}
+
+#[test]
+fn products_with_hostile_specs() {
+    drive(Op::Mul);
+}
+
+#[test]
+fn quotients_with_hostile_specs() {
+    drive(Op::Div);
+}
+
+#[test]
+fn sums_shifting_both_sides_are_rejected() {
+    let a = [1i64];
+    for (l, r) in [(1, 1), (u32::MAX, u32::MAX), (1, u32::MAX)] {
+        let spec = SumSpec::new(l, r, 38);
+        let out = add::<i128>(Input::array(&a[..]), Input::array(&a[..]), &spec, &Frame::new(1));
+        assert!(matches!(out, Err(KernelError::UnsupportedSpec { .. })), "{l} {r}");
+    }
+}
+
+#[test]
+fn blocks_beyond_the_first_with_hostile_specs() {
+    // 1,300 rows: failures and zero divisors past row 512 and 1,024.
+    let values: Vec<i256> = extremes().into_iter().cycle().take(1300).collect();
+    let divisors: Vec<i256> = values.iter().rev().copied().collect();
+    let (left, right) = (Columns::new(&values), Columns::new(&divisors));
+    let nulls = NullBuffer::from((0..values.len()).map(|i| i % 7 != 6).collect::<Vec<_>>());
+    for (n, op) in [Op::Add, Op::Sub, Op::Mul, Op::Div].into_iter().enumerate() {
+        for (m, shift) in [-3i64, 0, 2, 155].into_iter().enumerate() {
+            let spec = Spec { op, shift, rounding: ROUNDINGS[(n + m) % 5], precision: 38 };
+            let (lc, la) = left.pick(n + m);
+            let (rc, rb) = right.pick(n + 2 * m + 1);
+            for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
+                check::<i128>(
+                    &spec,
+                    (Input::array(lc), &la),
+                    (Input::array(rc), &rb),
+                    Some(&nulls),
+                    policy,
+                );
+            }
+        }
+    }
+}
