@@ -1,7 +1,7 @@
 //! Holding a kernel to the reference, row by row.
 //!
-//! [`reference`] computes what any implementation of the contract must return
-//! for a call, row by row with exact big integers; [`compare`] sets an actual
+//! [`reference`] computes what any implementation of `docs/semantics.md` must
+//! return for a call, row by row with exact big integers; [`compare`] sets an actual
 //! result beside it and reports every row that differs with its inputs, the
 //! expected and the actual outcome. An engine can run its own kernels through
 //! [`check_kernel`] on its own data, or fuzz them with [`fuzz`].
@@ -34,8 +34,8 @@ use crate::text;
 /// Rows listed in a report at most (all are counted).
 const LISTED: usize = 20;
 
-/// The result the contract defines for `lhs op rhs`, computed row by row by
-/// the exact reference (stored values beyond their precision included).
+/// The result `docs/semantics.md` defines for `lhs op rhs`, computed row by
+/// row by the exact reference (stored values beyond their precision included).
 ///
 /// # Errors
 /// Exactly the errors a conforming kernel returns: type and length errors, and

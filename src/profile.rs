@@ -86,7 +86,7 @@ mod tests {
         DecimalType::try_new(p, s).unwrap()
     }
 
-    // The worked examples of the contract, §7.
+    // The Arrow worked examples of docs/semantics.md#examples.
     #[rstest]
     #[case::mul_same(BinaryOp::Mul, t(10, 2), t(10, 2), "decimal(21,4)")]
     #[case::div_same(BinaryOp::Div, t(10, 2), t(10, 2), "decimal(16,6)")]

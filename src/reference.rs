@@ -1,8 +1,8 @@
 //! The exact reference: one row of any operation, with big integers.
 //!
-//! It follows the contract's one value rule literally: the exact result of
-//! `A op B` is formed as a fraction `n / d` (already multiplied by
-//! `10^result_scale`), rounded once to an integer, and compared with
+//! It follows the value rule (docs/semantics.md#value-rule) literally: the
+//! exact result of `A op B` is formed as a fraction `n / d` (already multiplied
+//! by `10^result_scale`), rounded once to an integer, and compared with
 //! `10^p - 1`. It shares no arithmetic with the kernels, which makes it their
 //! oracle.
 

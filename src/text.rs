@@ -1,4 +1,4 @@
-//! Canonical text: parsing and printing decimal values (contract §6).
+//! Canonical text: parsing and printing decimal values (docs/semantics.md#text).
 
 use arrow_buffer::i256;
 use num_bigint::{BigInt, Sign};

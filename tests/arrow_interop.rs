@@ -1,7 +1,7 @@
 //! Arrow interop by example: zero-copy conversions (proven by buffer
 //! pointers, sliced arrays included), the arrow-arith-compatible operators on
-//! the contract's worked examples, scalars, nulls, errors, and the two
-//! documented differences from arrow-arith.
+//! the Arrow worked examples of `docs/semantics.md`, scalars, nulls, errors,
+//! and the two documented differences from arrow-arith.
 
 #![cfg(feature = "arrow")]
 
@@ -145,7 +145,7 @@ fn d128(values: &[Option<i128>], p: u8, s: i8) -> Decimal128Array {
 
 type ArrowFn = fn(&dyn arrow_array::Datum, &dyn arrow_array::Datum) -> Result<ArrayRef, ArrowError>;
 
-// The contract's Arrow worked examples (SEMANTICS §7), with arrow-arith beside.
+// The Arrow worked examples of docs/semantics.md#examples, with arrow-arith beside.
 #[rstest]
 #[case::mul_same(arrow::mul, arrow_arith::numeric::mul, (50, 10, 2), (10, 10, 2), (21, 4), 500)]
 #[case::div_same(arrow::div, arrow_arith::numeric::div, (1000, 10, 2), (10, 10, 2), (16, 6), 100_000_000)]

@@ -622,7 +622,7 @@ fn direct(
     assert_outcome(op, (lhs_type, lhs_rows), (rhs_type, rhs_rows), opts, &want);
 }
 
-/// The rounding table of the contract (§4) through division at scale 0:
+/// The rounding table of docs/semantics.md#rounding through division at scale 0:
 /// 5/2, -5/2, 12/5, -13/5, 7/2, -7/2.
 #[rstest]
 #[case::toward_zero(RoundingMode::TowardZero, &["2", "-2", "2", "-2", "3", "-3"])]

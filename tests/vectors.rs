@@ -1,4 +1,4 @@
-//! The contract's test vectors (`tests/data/*.txt`, format in SEMANTICS.md §8),
+//! The test vectors (`tests/data/*.txt`, format in docs/semantics.md#vectors),
 //! computed independently with exact rational arithmetic: every row through
 //! the array kernels (at the narrowest storage and at `i256`, under both
 //! policies, as array ⊕ array and array ⊕ scalar) and through the scalar

@@ -157,7 +157,8 @@ mod tests {
         R::finish(q, r, d.abs(), (n < 0) != (d < 0))
     }
 
-    // The table of the contract, §4: tenths of 2.5, -2.5, 2.4, -2.6, 3.5, -3.5.
+    // The rounding table of docs/semantics.md#rounding: tenths of 2.5, -2.5,
+    // 2.4, -2.6, 3.5, -3.5.
     #[rstest]
     #[case::toward_zero(RoundingMode::TowardZero, [2, -2, 2, -2, 3, -3])]
     #[case::half_up(RoundingMode::HalfUp, [3, -3, 2, -3, 4, -4])]
