@@ -41,20 +41,20 @@
 //! saturating operations, one `div_rem` through its `numtraits` feature), both running the
 //! kernels' row shapes over 1024 signed operands of 40 to 76 digits with half-up rounding, timed
 //! round-robin (each round times one batch of every type in turn); `x` is a 512-bit product.
-//! Median ns per row over five runs, by `bnum` version; each ratio is bnum / ours, the median of
+//! Median ns per row over six runs, by `bnum` version; each ratio is bnum / ours, the median of
 //! per-round ratios, with its range over the runs:
 //!
 //! | case                     | ours | 0.14.4 | ratio            | 0.13.0 | ratio            |
 //! |--------------------------|-----:|-------:|------------------|-------:|------------------|
 //! | `a * b` (256 x 256 bits) |   45 |     29 | 0.65             |     29 | 0.64             |
-//! | `round(a * b / 10^18)`   |  166 |    146 | 0.88 (0.87-0.91) |    102 | 0.61 (0.61-0.64) |
-//! | `round(a * b / 10^38)`   |  202 |    209 | 1.02 (1.01-1.10) |    193 | 0.94 (0.92-1.01) |
-//! | `round(a * b / 10^76)`   |  199 |    183 | 0.92 (0.87-0.94) |    176 | 0.88 (0.79-0.92) |
-//! | `round(a * 10^38 / b)`   |  191 |    172 | 0.89 (0.88-0.95) |    157 | 0.81 (0.79-0.97) |
-//! | `round(a * 10^76 / b)`   |  228 |    212 | 0.93 (0.93-1.00) |    216 | 0.95 (0.93-1.10) |
-//! | `round(x / 10^18)`       |  115 |    115 | 0.99 (0.97-1.00) |     74 | 0.64 (0.62-0.66) |
-//! | `round(x / 10^38)`       |  151 |    166 | 1.10 (1.10-1.21) |    153 | 1.00 (0.98-1.14) |
-//! | `round(x / 10^76)`       |  150 |    146 | 0.96 (0.95-1.02) |    137 | 0.89 (0.83-1.02) |
+//! | `round(a * b / 10^18)`   |  165 |    145 | 0.88 (0.87-0.91) |    102 | 0.62 (0.61-0.64) |
+//! | `round(a * b / 10^38)`   |  201 |    207 | 1.03 (1.01-1.10) |    192 | 0.94 (0.92-1.01) |
+//! | `round(a * b / 10^76)`   |  197 |    178 | 0.90 (0.87-0.94) |    166 | 0.84 (0.79-0.92) |
+//! | `round(a * 10^38 / b)`   |  191 |    171 | 0.89 (0.88-0.95) |    155 | 0.80 (0.79-0.97) |
+//! | `round(a * 10^76 / b)`   |  229 |    212 | 0.93 (0.91-1.00) |    214 | 0.94 (0.92-1.10) |
+//! | `round(x / 10^18)`       |  114 |    114 | 0.99 (0.97-1.00) |     73 | 0.64 (0.62-0.66) |
+//! | `round(x / 10^38)`       |  151 |    167 | 1.11 (1.10-1.21) |    157 | 1.03 (0.98-1.14) |
+//! | `round(x / 10^76)`       |  148 |    143 | 0.96 (0.95-1.02) |    134 | 0.89 (0.83-1.02) |
 //! | `a * 10^38`              |   39 |     34 | 0.85 (0.83-0.89) |     28 | 0.72 (0.70-0.75) |
 //!
 //! Both versions lose where the divisor has two limbs (`10^38`): 0.14.4 in every run, 0.13.0 in
