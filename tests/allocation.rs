@@ -5,11 +5,15 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use arrow_buffer::{NullBuffer, ScalarBuffer};
+#[expect(dead_code, reason = "each test file uses a part of the shared support")]
+mod support;
+
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalScalar, DecimalType, RoundingMode,
     StorageWidth, binary,
 };
+use support::types::dec;
+use support::values::{Kind, Mix, Rng};
 
 /// The system allocator, counting what this thread allocates while asked to.
 struct Counting;
@@ -70,11 +74,16 @@ fn allocated_by<T>(f: impl FnOnce() -> T) -> (T, usize) {
 const ROWS: usize = 1 << 20;
 const SLACK: usize = 64 * 1024;
 
-fn column(dtype: DecimalType, width: StorageWidth, seed: i64, nulls: bool) -> DecimalArray {
-    let values: Vec<i128> = (0..ROWS as i64).map(|i| i128::from((i * seed) % 99_999 + 1)).collect();
-    let nulls = nulls.then(|| NullBuffer::from((0..ROWS).map(|i| i % 10 != 3).collect::<Vec<_>>()));
-    let array = DecimalArray::try_new(dtype, ScalarBuffer::from(values), nulls).unwrap();
-    array.with_width(width).unwrap()
+/// Two columns of non-zero values of up to half the precision (no call
+/// fails) at `width`: without nulls, and the same with a tenth of the rows
+/// null.
+fn columns(dtype: DecimalType, width: StorageWidth, seed: u64) -> [DecimalArray; 2] {
+    let mut rng = Rng::new(seed);
+    let mut rows =
+        rng.rows(dtype, width, ROWS, &Mix { kinds: &[(Kind::Short, 1)], null_percent: 0 });
+    let without_nulls = rows.checked(dtype, width);
+    rows.valid.iter_mut().for_each(|valid| *valid = !rng.percent(10));
+    [without_nulls, rows.checked(dtype, width)]
 }
 
 /// The size of what a result holds: its values and its validity bitmap.
@@ -120,14 +129,14 @@ const OPS: [BinaryOp; 4] = [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryO
 
 #[test]
 fn million_row_calls_allocate_only_their_result() {
-    let t = DecimalType::try_new(15, 2).unwrap();
-    for nulls in [false, true] {
-        let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
-        let (a, b) =
-            (column(t, StorageWidth::I128, 7, nulls), column(t, StorageWidth::I128, 13, nulls));
-        let fixed = ArithmeticOptions::fixed_point().with_rounding(RoundingMode::HalfUp);
-        let (c, d) =
-            (column(t, StorageWidth::I64, 7, nulls), column(t, StorageWidth::I64, 13, nulls));
+    let t = dec(15, 2);
+    let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
+    let fixed = ArithmeticOptions::fixed_point().with_rounding(RoundingMode::HalfUp);
+    let [lhs, lhs_with_nulls] = columns(t, StorageWidth::I64, 7);
+    let [rhs, rhs_with_nulls] = columns(t, StorageWidth::I64, 13);
+    for (c, d) in [(lhs, rhs), (lhs_with_nulls, rhs_with_nulls)] {
+        let wide = |x: &DecimalArray| x.with_width(StorageWidth::I128).unwrap();
+        let (a, b) = (wide(&c), wide(&d));
         for op in OPS {
             assert_allocates_only_the_result(op, &a, &b, arrow);
             assert_allocates_only_the_result(op, &c, &d, fixed);
@@ -137,21 +146,21 @@ fn million_row_calls_allocate_only_their_result() {
 
 #[test]
 fn mixed_storage_allocates_only_the_result() {
-    let t = DecimalType::try_new(15, 2).unwrap();
+    let t = dec(15, 2);
     let fixed = ArithmeticOptions::fixed_point().with_rounding(RoundingMode::HalfUp);
     let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
-    for nulls in [false, true] {
-        let narrow = column(t, StorageWidth::I64, 7, nulls);
-        let wide = column(t, StorageWidth::I128, 13, nulls);
+    let narrow_columns = columns(t, StorageWidth::I64, 7);
+    let wide_columns = columns(t, StorageWidth::I128, 13);
+    for (narrow, wide) in narrow_columns.iter().zip(&wide_columns) {
         for op in OPS {
             // i64 with i128, both ways round, results in i128 (Arrow) and in
             // i64 (FixedPoint's width for decimal(15, 2)).
             for opts in [arrow, fixed] {
-                assert_allocates_only_the_result(op, &narrow, &wide, opts);
-                assert_allocates_only_the_result(op, &wide, &narrow, opts);
+                assert_allocates_only_the_result(op, narrow, wide, opts);
+                assert_allocates_only_the_result(op, wide, narrow, opts);
             }
             // Money stored in i128 on both sides with an i64 result.
-            assert_allocates_only_the_result(op, &wide, &wide, fixed);
+            assert_allocates_only_the_result(op, wide, wide, fixed);
         }
     }
 }

@@ -5,34 +5,36 @@
 
 #![cfg(feature = "arrow")]
 
+#[expect(dead_code, reason = "each test file uses a part of the shared support")]
+mod support;
+
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type};
 use arrow_array::{
-    Array, ArrayRef, ArrowPrimitiveType, Decimal32Array, Decimal128Array, Decimal256Array,
-    Float64Array, Int32Array, PrimitiveArray, Scalar,
+    Array, ArrayRef, ArrowPrimitiveType, Decimal32Array, Decimal256Array, Float64Array, Int32Array,
+    Scalar,
 };
-use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+use arrow_buffer::i256;
 use arrow_schema::{ArrowError, DataType};
 use decimal_kernels::{
-    DecimalArray, DecimalError, DecimalType, DecimalValues, StorageWidth, arrow,
+    BinaryOp, DecimalArray, DecimalError, DecimalType, DecimalValues, StorageWidth, arrow,
 };
 use rstest::rstest;
+use support::outcomes::{arrow_arith, arrow_kernel};
+use support::types::{dec, decimal128};
+use support::values::{Kind, Mix, Rng};
 
-fn t(p: u8, s: i8) -> DecimalType {
-    DecimalType::try_new(p, s).unwrap()
-}
-
-/// An Arrow decimal array of `T` with every third row null.
-fn arrow_array<T: ArrowPrimitiveType>(len: usize, data_type: DataType) -> ArrayRef
-where
-    T::Native: From<i8>,
-{
-    let values: ScalarBuffer<T::Native> =
-        (0..len).map(|i| T::Native::from(i8::try_from(i % 100).unwrap() - 50)).collect();
-    let nulls = NullBuffer::from((0..len).map(|i| i % 3 != 1).collect::<Vec<_>>());
-    Arc::new(PrimitiveArray::<T>::new(values, Some(nulls)).with_data_type(data_type))
+/// An Arrow array of `data_type` (a decimal of `width`) with 100 rows of
+/// money and edge values, a third of them null.
+fn arrow_array(data_type: &DataType, width: StorageWidth) -> ArrayRef {
+    let (dtype, _) = arrow::decimal_type(data_type).expect("a decimal type");
+    let mix = Mix {
+        kinds: &[(Kind::Money, 6), (Kind::Zero, 1), (Kind::Max, 1), (Kind::Unit, 1)],
+        null_percent: 33,
+    };
+    Rng::new(0xA770_1E55).rows(dtype, width, 100, &mix).checked(dtype, width).to_arrow()
 }
 
 /// The address of the first value of a primitive array of `T`, and of its
@@ -56,11 +58,8 @@ fn conversions_share_buffers(
     #[case] width: StorageWidth,
     #[values(false, true)] sliced: bool,
 ) {
-    fn check<T: ArrowPrimitiveType>(data_type: DataType, width: StorageWidth, sliced: bool)
-    where
-        T::Native: From<i8>,
-    {
-        let whole = arrow_array::<T>(100, data_type.clone());
+    fn check<T: ArrowPrimitiveType>(data_type: DataType, width: StorageWidth, sliced: bool) {
+        let whole = arrow_array(&data_type, width);
         let input = if sliced { whole.slice(7, 50) } else { whole };
         let decimals = DecimalArray::from_arrow(input.as_ref()).unwrap();
         assert_eq!(decimals.width(), width);
@@ -81,9 +80,7 @@ fn conversions_share_buffers(
 
 #[test]
 fn values_follow_the_slice() {
-    let whole = Decimal128Array::from(vec![Some(100), None, Some(-250), Some(7)])
-        .with_precision_and_scale(5, 2)
-        .unwrap();
+    let whole = decimal128(&[Some(100), None, Some(-250), Some(7)], 5, 2);
     let sliced = whole.slice(1, 3);
     let decimals = DecimalArray::from_arrow(&sliced).unwrap();
     assert_eq!(decimals.to_strs(), [None, Some("-2.50".into()), Some("0.07".into())]);
@@ -92,10 +89,10 @@ fn values_follow_the_slice() {
 }
 
 #[rstest]
-#[case::i8_storage(t(2, 1), &[Some("1.5"), None, Some("-9.9")], "Decimal32(2, 1)")]
-#[case::i16_storage(t(4, 0), &[Some("9999"), Some("-1")], "Decimal32(4, 0)")]
-#[case::i64_storage(t(12, 3), &[Some("1.250"), None], "Decimal64(12, 3)")]
-#[case::negative_scale(t(5, -2), &[Some("500")], "Decimal32(5, -2)")]
+#[case::i8_storage(dec(2, 1), &[Some("1.5"), None, Some("-9.9")], "Decimal32(2, 1)")]
+#[case::i16_storage(dec(4, 0), &[Some("9999"), Some("-1")], "Decimal32(4, 0)")]
+#[case::i64_storage(dec(12, 3), &[Some("1.250"), None], "Decimal64(12, 3)")]
+#[case::negative_scale(dec(5, -2), &[Some("500")], "Decimal32(5, -2)")]
 fn narrow_storage_becomes_decimal32(
     #[case] dtype: DecimalType,
     #[case] texts: &[Option<&str>],
@@ -138,43 +135,35 @@ fn scale_below_minus_76_is_rejected_without_panic() {
     assert!(matches!(arrow::add(&arrow, &arrow), Err(ArrowError::InvalidArgumentError(_))));
 }
 
-/// `Decimal128` arrays of `(p, s)` holding `values`.
-fn d128(values: &[Option<i128>], p: u8, s: i8) -> Decimal128Array {
-    Decimal128Array::from(values.to_vec()).with_precision_and_scale(p, s).unwrap()
-}
-
-type ArrowFn = fn(&dyn arrow_array::Datum, &dyn arrow_array::Datum) -> Result<ArrayRef, ArrowError>;
-
 // The Arrow worked examples of docs/semantics.md#examples, with arrow-arith beside.
 #[rstest]
-#[case::mul_same(arrow::mul, arrow_arith::numeric::mul, (50, 10, 2), (10, 10, 2), (21, 4), 500)]
-#[case::div_same(arrow::div, arrow_arith::numeric::div, (1000, 10, 2), (10, 10, 2), (16, 6), 100_000_000)]
-#[case::div_third(arrow::div, arrow_arith::numeric::div, (100, 10, 2), (300, 10, 2), (16, 6), 333_333)]
-#[case::div_negative(arrow::div, arrow_arith::numeric::div, (-200, 10, 2), (300, 10, 2), (16, 6), -666_666)]
-#[case::add_mixed(arrow::add, arrow_arith::numeric::add, (125, 10, 2), (1, 5, 3), (12, 3), 1251)]
-#[case::mul_mixed(arrow::mul, arrow_arith::numeric::mul, (125, 10, 2), (1, 5, 3), (16, 5), 125)]
-#[case::div_mixed(arrow::div, arrow_arith::numeric::div, (125, 10, 2), (1, 5, 3), (17, 6), 1_250_000_000)]
-#[case::div_mixed_reversed(arrow::div, arrow_arith::numeric::div, (1, 5, 3), (125, 10, 2), (11, 7), 8000)]
+#[case::mul_same(BinaryOp::Mul, (50, 10, 2), (10, 10, 2), (21, 4), 500)]
+#[case::div_same(BinaryOp::Div, (1000, 10, 2), (10, 10, 2), (16, 6), 100_000_000)]
+#[case::div_third(BinaryOp::Div, (100, 10, 2), (300, 10, 2), (16, 6), 333_333)]
+#[case::div_negative(BinaryOp::Div, (-200, 10, 2), (300, 10, 2), (16, 6), -666_666)]
+#[case::add_mixed(BinaryOp::Add, (125, 10, 2), (1, 5, 3), (12, 3), 1251)]
+#[case::mul_mixed(BinaryOp::Mul, (125, 10, 2), (1, 5, 3), (16, 5), 125)]
+#[case::div_mixed(BinaryOp::Div, (125, 10, 2), (1, 5, 3), (17, 6), 1_250_000_000)]
+#[case::div_mixed_reversed(BinaryOp::Div, (1, 5, 3), (125, 10, 2), (11, 7), 8000)]
 fn worked_examples(
-    #[case] ours: ArrowFn,
-    #[case] theirs: ArrowFn,
+    #[case] op: BinaryOp,
     #[case] lhs: (i128, u8, i8),
     #[case] rhs: (i128, u8, i8),
     #[case] result: (u8, i8),
     #[case] value: i128,
 ) {
-    let l = d128(&[Some(lhs.0), None], lhs.1, lhs.2);
-    let r = d128(&[Some(rhs.0), Some(rhs.0)], rhs.1, rhs.2);
-    let got = ours(&l, &r).unwrap();
+    let l = decimal128(&[Some(lhs.0), None], lhs.1, lhs.2);
+    let r = decimal128(&[Some(rhs.0), Some(rhs.0)], rhs.1, rhs.2);
+    let got = arrow_kernel(op)(&l, &r).unwrap();
     assert_eq!(got.data_type(), &DataType::Decimal128(result.0, result.1));
     assert_eq!(got.as_primitive::<Decimal128Type>().value(0), value);
     assert!(got.is_null(1));
-    assert_eq!(got.as_ref(), theirs(&l, &r).unwrap().as_ref());
+    assert_eq!(got.as_ref(), arrow_arith(op)(&l, &r).unwrap().as_ref());
 }
 
 #[test]
 fn product_scale_beyond_38_is_a_type_error_like_arrow() {
-    let a = d128(&[Some(1)], 38, 20);
+    let a = decimal128(&[Some(1)], 38, 20);
     for err in [arrow::mul(&a, &a).unwrap_err(), arrow_arith::numeric::mul(&a, &a).unwrap_err()] {
         assert!(matches!(err, ArrowError::InvalidArgumentError(_)), "{err}");
     }
@@ -185,9 +174,9 @@ fn product_scale_beyond_38_is_a_type_error_like_arrow() {
 #[case::scalar_array(true, false, 3)]
 #[case::scalar_scalar(true, true, 1)]
 fn scalars(#[case] l_scalar: bool, #[case] r_scalar: bool, #[case] len: usize) {
-    let array = d128(&[Some(150), None, Some(-300)], 10, 2);
-    let one = d128(&[Some(200)], 10, 2);
-    let null = d128(&[None], 10, 2);
+    let array = decimal128(&[Some(150), None, Some(-300)], 10, 2);
+    let one = decimal128(&[Some(200)], 10, 2);
+    let null = decimal128(&[None], 10, 2);
     for (scalar, nulls) in [(&one, if len == 1 { 0 } else { 1 }), (&null, len)] {
         let side = |is_scalar: bool| -> Box<dyn arrow_array::Datum> {
             if is_scalar { Box::new(Scalar::new(scalar.clone())) } else { Box::new(array.clone()) }
@@ -203,13 +192,13 @@ fn scalars(#[case] l_scalar: bool, #[case] r_scalar: bool, #[case] len: usize) {
 
 #[test]
 fn failures_are_arrow_errors() {
-    let a = d128(&[Some(1), Some(2), Some(3)], 10, 2);
-    let zero = d128(&[Some(1), Some(0), Some(1)], 10, 2);
+    let a = decimal128(&[Some(1), Some(2), Some(3)], 10, 2);
+    let zero = decimal128(&[Some(1), Some(0), Some(1)], 10, 2);
     assert!(matches!(arrow::div(&a, &zero), Err(ArrowError::DivideByZero)));
     assert!(matches!(arrow_arith::numeric::div(&a, &zero), Err(ArrowError::DivideByZero)));
-    let zero_under_null = d128(&[Some(1), None, Some(1)], 10, 2);
+    let zero_under_null = decimal128(&[Some(1), None, Some(1)], 10, 2);
     assert_eq!(arrow::div(&a, &zero_under_null).unwrap().null_count(), 1);
-    let big = d128(&[Some(10i128.pow(38) - 1)], 38, 0);
+    let big = decimal128(&[Some(10i128.pow(38) - 1)], 38, 0);
     let err = arrow::mul(&big, &big).unwrap_err();
     assert!(matches!(err, ArrowError::ArithmeticOverflow(_)), "{err}");
     assert!(matches!(
@@ -220,7 +209,7 @@ fn failures_are_arrow_errors() {
 
 #[test]
 fn length_mismatch_is_the_same_error_as_arrow() {
-    let (a, b) = (d128(&[Some(1), Some(2)], 10, 2), d128(&[Some(1)], 10, 2));
+    let (a, b) = (decimal128(&[Some(1), Some(2)], 10, 2), decimal128(&[Some(1)], 10, 2));
     let ours = arrow::add(&a, &b).unwrap_err();
     let theirs = arrow_arith::numeric::add(&a, &b).unwrap_err();
     assert!(matches!(ours, ArrowError::ComputeError(_)), "{ours}");
@@ -229,7 +218,7 @@ fn length_mismatch_is_the_same_error_as_arrow() {
 
 #[test]
 fn mixed_widths_are_rejected_like_arrow() {
-    let a = d128(&[Some(1)], 10, 2);
+    let a = decimal128(&[Some(1)], 10, 2);
     let b = Decimal256Array::from(vec![i256::ONE]).with_precision_and_scale(10, 2).unwrap();
     for err in [arrow::add(&a, &b).unwrap_err(), arrow_arith::numeric::add(&a, &b).unwrap_err()] {
         assert!(matches!(err, ArrowError::InvalidArgumentError(_)), "{err}");
@@ -239,8 +228,8 @@ fn mixed_widths_are_rejected_like_arrow() {
 // Deviation 1: arrow returns a value beyond the declared precision; ours overflows.
 #[test]
 fn results_are_checked_against_the_result_precision() {
-    let max = d128(&[Some(10i128.pow(38) - 1)], 38, 0);
-    let one = d128(&[Some(1)], 38, 0);
+    let max = decimal128(&[Some(10i128.pow(38) - 1)], 38, 0);
+    let one = decimal128(&[Some(1)], 38, 0);
     let theirs = arrow_arith::numeric::add(&max, &one).unwrap();
     assert_eq!(theirs.data_type(), &DataType::Decimal128(38, 0));
     assert_eq!(theirs.as_primitive::<Decimal128Type>().value(0), 10i128.pow(38));
@@ -267,7 +256,7 @@ fn results_that_fit_are_returned_where_arrow_fails_on_an_intermediate() {
 
 #[test]
 fn results_keep_the_profile_width() {
-    let a = d128(&[Some(1)], 2, 0);
+    let a = decimal128(&[Some(1)], 2, 0);
     let sum = arrow::add(&a, &a).unwrap();
     assert_eq!(sum.data_type(), &DataType::Decimal128(3, 0));
     assert_eq!(DecimalArray::from_arrow(sum.as_ref()).unwrap().width(), StorageWidth::I128);

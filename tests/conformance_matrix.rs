@@ -10,21 +10,23 @@
 //! rows, which rows the `Null` policies null, rounding of ties, and results
 //! whose intermediates do not fit the storage.
 
+#[expect(dead_code, reason = "each test file uses a part of the shared support")]
+mod support;
+
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
-    OverflowPolicy, RoundingMode, StorageWidth, binary, conformance,
+    OverflowPolicy, RoundingMode, StorageWidth, binary, conformance, result_type,
 };
 use rstest::rstest;
+use support::outcomes::{Call, assert_matches_reference, assert_same_outcome};
+use support::types::{checked_column, column_from_strs, dec};
+use support::values::{Kind, Rng};
 
 const POLICIES: [OverflowPolicy; 2] = [OverflowPolicy::Error, OverflowPolicy::Null];
 
 /// Pseudo-random rows per column, after the cross product of edge values.
 const RANDOM_ROWS: usize = 16;
-
-fn t(p: u8, s: i8) -> DecimalType {
-    DecimalType::try_new(p, s).unwrap()
-}
 
 /// Canonical text of the stored integer `±digits` in a type of `scale`.
 fn canonical(negative: bool, digits: &str, scale: i8) -> String {
@@ -81,28 +83,10 @@ fn edge_values(dtype: DecimalType) -> Vec<String> {
     texts
 }
 
-/// A tiny xorshift generator: deterministic pseudo-random values.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % u64::try_from(n).unwrap()).unwrap()
-    }
-
-    /// A value of `dtype` with a random number of digits (1..=p) and sign.
-    fn value(&mut self, dtype: DecimalType) -> String {
-        let len = 1 + self.below(usize::from(dtype.precision()));
-        let digits: String =
-            (0..len).map(|_| char::from(b'0' + u8::try_from(self.below(10)).unwrap())).collect();
-        canonical(self.next().is_multiple_of(2), &digits, dtype.scale())
-    }
+/// A value of `dtype` with 1 to `p` digits and either sign, as text.
+fn random_text(rng: &mut Rng, dtype: DecimalType) -> String {
+    let stored = rng.value(dtype, dtype.storage_width(), Kind::Digits);
+    DecimalScalar::from_stored(dtype, stored).expect("within the precision").to_string()
 }
 
 /// A column of `texts` stored at `width`; rows where `is_null(row)` are null but
@@ -114,13 +98,10 @@ fn column(
     width: StorageWidth,
 ) -> DecimalArray {
     let parsed: Vec<Option<&str>> = texts.iter().map(|text| Some(text.as_str())).collect();
-    let dense = DecimalArray::from_strs(dtype, &parsed).unwrap();
+    let dense = column_from_strs(dtype, &parsed);
     let values: Vec<i256> = (0..dense.len()).map(|i| dense.values().get(i).unwrap()).collect();
-    let nulls = NullBuffer::from((0..texts.len()).map(|i| !is_null(i)).collect::<Vec<_>>());
-    DecimalArray::try_new(dtype, ScalarBuffer::from(values), Some(nulls))
-        .unwrap()
-        .with_width(width)
-        .unwrap()
+    let valid: Vec<bool> = (0..texts.len()).map(|i| !is_null(i)).collect();
+    checked_column(dtype, &values, &valid, width)
 }
 
 fn lhs_null(row: usize) -> bool {
@@ -147,7 +128,7 @@ impl Values {
     fn new(lhs_type: DecimalType, rhs_type: DecimalType) -> Self {
         let (lhs_edges, rhs_edges) = (edge_values(lhs_type), edge_values(rhs_type));
         let seed = u64::from(lhs_type.precision()) << 8 | u64::from(rhs_type.precision());
-        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ seed);
+        let mut rng = Rng::new(seed);
         let (mut lhs, mut rhs) = (Vec::new(), Vec::new());
         for a in &lhs_edges {
             for b in &rhs_edges {
@@ -156,12 +137,12 @@ impl Values {
             }
         }
         for i in 0..RANDOM_ROWS {
-            lhs.push(rng.value(lhs_type));
+            lhs.push(random_text(&mut rng, lhs_type));
             // Every fourth random divisor is zero, so some are under null rows.
-            rhs.push(if i % 4 == 0 { "0".into() } else { rng.value(rhs_type) });
+            rhs.push(if i % 4 == 0 { "0".into() } else { random_text(&mut rng, rhs_type) });
         }
-        let distinct = |edges: &[String], dtype: DecimalType, rng: &mut XorShift| {
-            let random = (0..RANDOM_ROWS / 2).map(|_| rng.value(dtype));
+        let distinct = |edges: &[String], dtype: DecimalType, rng: &mut Rng| {
+            let random = (0..RANDOM_ROWS / 2).map(|_| random_text(rng, dtype));
             edges.iter().cloned().chain(random).collect::<Vec<_>>()
         };
         // Zero, one negative unit, the maximum, and null.
@@ -287,30 +268,30 @@ fn option_combinations(profile: ArithmeticOptions) -> Vec<ArithmeticOptions> {
 }
 
 #[rstest]
-#[case::small(t(2, 1), t(2, 1))]
-#[case::p4_s2(t(4, 2), t(4, 2))]
-#[case::money_mixed(t(12, 2), t(10, 3))]
-#[case::p9_s0(t(9, 0), t(9, 0))]
-#[case::p18_s0(t(18, 0), t(18, 0))]
-#[case::p18_s6(t(18, 6), t(18, 6))]
-#[case::p19_s2(t(19, 2), t(19, 2))]
-#[case::p38_s0(t(38, 0), t(38, 0))]
-#[case::p38_s10(t(38, 10), t(38, 10))]
-#[case::p38_s38(t(38, 38), t(38, 38))]
-#[case::p40_s2(t(40, 2), t(40, 2))]
-#[case::p76_s0(t(76, 0), t(76, 0))]
-#[case::p76_s38(t(76, 38), t(76, 38))]
-#[case::p76_s76(t(76, 76), t(76, 76))]
-#[case::negative_scale_5(t(5, -2), t(5, -2))]
-#[case::negative_scale_10(t(10, -5), t(10, -5))]
-#[case::large_scale_shift(t(2, -10), t(3, 2))]
-#[case::large_scale_shift_reversed(t(3, 2), t(2, -10))]
-#[case::p38_with_p18(t(38, 10), t(18, 0))]
-#[case::p76_with_small(t(76, 0), t(2, 1))]
-#[case::negative_with_fraction(t(5, -2), t(9, 4))]
-#[case::p19_with_p4(t(19, 2), t(4, 2))]
-#[case::all_fraction_with_integer(t(38, 38), t(76, 0))]
-#[case::one_digit_with_p76_s76(t(1, 0), t(76, 76))]
+#[case::small(dec(2, 1), dec(2, 1))]
+#[case::p4_s2(dec(4, 2), dec(4, 2))]
+#[case::money_mixed(dec(12, 2), dec(10, 3))]
+#[case::p9_s0(dec(9, 0), dec(9, 0))]
+#[case::p18_s0(dec(18, 0), dec(18, 0))]
+#[case::p18_s6(dec(18, 6), dec(18, 6))]
+#[case::p19_s2(dec(19, 2), dec(19, 2))]
+#[case::p38_s0(dec(38, 0), dec(38, 0))]
+#[case::p38_s10(dec(38, 10), dec(38, 10))]
+#[case::p38_s38(dec(38, 38), dec(38, 38))]
+#[case::p40_s2(dec(40, 2), dec(40, 2))]
+#[case::p76_s0(dec(76, 0), dec(76, 0))]
+#[case::p76_s38(dec(76, 38), dec(76, 38))]
+#[case::p76_s76(dec(76, 76), dec(76, 76))]
+#[case::negative_scale_5(dec(5, -2), dec(5, -2))]
+#[case::negative_scale_10(dec(10, -5), dec(10, -5))]
+#[case::large_scale_shift(dec(2, -10), dec(3, 2))]
+#[case::large_scale_shift_reversed(dec(3, 2), dec(2, -10))]
+#[case::p38_with_p18(dec(38, 10), dec(18, 0))]
+#[case::p76_with_small(dec(76, 0), dec(2, 1))]
+#[case::negative_with_fraction(dec(5, -2), dec(9, 4))]
+#[case::p19_with_p4(dec(19, 2), dec(4, 2))]
+#[case::all_fraction_with_integer(dec(38, 38), dec(76, 0))]
+#[case::one_digit_with_p76_s76(dec(1, 0), dec(76, 76))]
 fn matches_reference(
     #[case] lhs_type: DecimalType,
     #[case] rhs_type: DecimalType,
@@ -400,24 +381,29 @@ fn assert_outcome(
 ) {
     for lhs in columns(lhs_type, lhs_rows) {
         for rhs in columns(rhs_type, rhs_rows) {
-            let context = format!("{lhs_type}@{} {op} {rhs_type}@{}", lhs.width(), rhs.width());
-            let got = binary(op, &lhs, &rhs, &opts);
-            match (want, &got) {
-                (Want::Rows(rows), Ok(result)) => {
-                    let texts: Vec<String> = result
-                        .to_strs()
-                        .into_iter()
-                        .map(|row| row.unwrap_or_else(|| "null".into()))
-                        .collect();
-                    assert_eq!(texts, *rows, "{context}");
+            let call = Call::new(op, &lhs, &rhs, &opts);
+            let got = call.run();
+            let expected = match (want, &got) {
+                (Want::Rows(rows), _) => {
+                    let result = result_type(op, lhs_type, rhs_type, &opts)
+                        .unwrap_or_else(|e| panic!("{}: {e}", call.describe()));
+                    let texts: Vec<Option<&str>> =
+                        rows.iter().map(|&row| Some(row).filter(|&r| r != "null")).collect();
+                    let expected = column_from_strs(result, &texts);
+                    // The width is the reference's to check, below.
+                    let width = got.as_ref().map_or(expected.width(), DecimalArray::width);
+                    Ok(expected.with_width(width).unwrap())
                 }
-                (Want::Error(error), Err(got)) => assert_eq!(got, error, "{context}"),
-                (Want::TypeError, Err(DecimalError::UnsupportedTypes { .. })) => {}
-                _ => panic!("{context}: expected {want:?}, got {got:?}"),
-            }
-            if let Err(report) = conformance::compare(op, &lhs, &rhs, &opts, &got) {
-                panic!("{context}: the reference disagrees:\n{report}");
-            }
+                (Want::Error(error), _) => Err(error.clone()),
+                (Want::TypeError, Err(error @ DecimalError::UnsupportedTypes { .. })) => {
+                    Err(error.clone())
+                }
+                (Want::TypeError, _) => {
+                    panic!("{}: expected a type error, got {got:?}", call.describe())
+                }
+            };
+            assert_same_outcome(&call, ("kernel", &got), ("expected", &expected));
+            assert_matches_reference(&call, &got);
         }
     }
 }
@@ -441,171 +427,171 @@ fn divide_by_zero(row: usize) -> Want<'static> {
 #[rstest]
 #[case::max_times_minus_one(
     BinaryOp::Mul,
-    t(10, 2),
+    dec(10, 2),
     &["99999999.99", "-99999999.99"],
-    t(10, 2),
+    dec(10, 2),
     &["-1.00", "-1.00"],
     ERROR,
     Want::Rows(&["-99999999.99", "99999999.99"]),
 )]
 #[case::max_plus_one_unit(
     BinaryOp::Add,
-    t(38, 0),
+    dec(38, 0),
     &["99999999999999999999999999999999999999"],
-    t(38, 0),
+    dec(38, 0),
     &["1"],
     ERROR,
-    overflow(0, t(38, 0)),
+    overflow(0, dec(38, 0)),
 )]
 #[case::overflow_names_first_valid_row(
     BinaryOp::Add,
-    t(3, 0),
+    dec(3, 0),
     &["null:999", "1", "999", "999"],
-    t(3, 0),
+    dec(3, 0),
     &["999", "2", "1", "999"],
     ERROR,
-    overflow(2, t(3, 0)),
+    overflow(2, dec(3, 0)),
 )]
 #[case::overflow_null_policy_nulls_only_failing_rows(
     BinaryOp::Add,
-    t(3, 0),
+    dec(3, 0),
     &["null:999", "1", "999", "-999", "999"],
-    t(3, 0),
+    dec(3, 0),
     &["999", "2", "1", "999", "999"],
     options(OverflowPolicy::Null, OverflowPolicy::Error),
     Want::Rows(&["null", "3", "null", "0", "null"]),
 )]
 #[case::zero_divisor_under_null_never_raises(
     BinaryOp::Div,
-    t(10, 2),
+    dec(10, 2),
     &["1.00", "null:5.00", "4.00"],
-    t(10, 2),
+    dec(10, 2),
     &["null", "0.00", "2.00"],
     ERROR,
     Want::Rows(&["null", "null", "2.00"]),
 )]
 #[case::zero_over_zero(
     BinaryOp::Div,
-    t(10, 2),
+    dec(10, 2),
     &["1.00", "0.00"],
-    t(10, 2),
+    dec(10, 2),
     &["3.00", "0.00"],
     ERROR,
     divide_by_zero(1),
 )]
 #[case::zero_over_zero_null_policy(
     BinaryOp::Div,
-    t(10, 2),
+    dec(10, 2),
     &["1.00", "0.00"],
-    t(10, 2),
+    dec(10, 2),
     &["3.00", "0.00"],
     options(OverflowPolicy::Error, OverflowPolicy::Null),
     Want::Rows(&["0.33", "null"]),
 )]
 #[case::overflow_before_zero_divisor(
     BinaryOp::Div,
-    t(4, 2),
+    dec(4, 2),
     &["99.99", "1.00"],
-    t(4, 2),
+    dec(4, 2),
     &["0.01", "0.00"],
     ERROR,
-    overflow(0, t(4, 2)),
+    overflow(0, dec(4, 2)),
 )]
 #[case::zero_divisor_before_overflow(
     BinaryOp::Div,
-    t(4, 2),
+    dec(4, 2),
     &["1.00", "99.99"],
-    t(4, 2),
+    dec(4, 2),
     &["0.00", "0.01"],
     ERROR,
     divide_by_zero(0),
 )]
 #[case::null_overflow_reports_later_zero_divisor(
     BinaryOp::Div,
-    t(4, 2),
+    dec(4, 2),
     &["99.99", "1.00"],
-    t(4, 2),
+    dec(4, 2),
     &["0.01", "0.00"],
     options(OverflowPolicy::Null, OverflowPolicy::Error),
     divide_by_zero(1),
 )]
 #[case::null_zero_divisor_reports_later_overflow(
     BinaryOp::Div,
-    t(4, 2),
+    dec(4, 2),
     &["1.00", "99.99"],
-    t(4, 2),
+    dec(4, 2),
     &["0.00", "0.01"],
     options(OverflowPolicy::Error, OverflowPolicy::Null),
-    overflow(1, t(4, 2)),
+    overflow(1, dec(4, 2)),
 )]
 #[case::both_null_policies(
     BinaryOp::Div,
-    t(4, 2),
+    dec(4, 2),
     &["1.00", "99.99", "6.00"],
-    t(4, 2),
+    dec(4, 2),
     &["0.00", "0.01", "-4.00"],
     options(OverflowPolicy::Null, OverflowPolicy::Null),
     Want::Rows(&["null", "null", "-1.50"]),
 )]
 #[case::no_false_overflow_i64_intermediate(
     BinaryOp::Mul,
-    t(18, 9),
+    dec(18, 9),
     &["999999999.999999999", "-3.000000001"],
-    t(18, 9),
+    dec(18, 9),
     &["0.999999999", "33333333.333333333"],
     ERROR,
     Want::Rows(&["999999998.999999999", "-100000000.033333332"]),
 )]
 #[case::no_false_overflow_i128_intermediate(
     BinaryOp::Div,
-    t(38, 19),
+    dec(38, 19),
     &["9999999999999999999.0000000000000000000"],
-    t(38, 19),
+    dec(38, 19),
     &["10.0000000000000000000"],
     ERROR,
     Want::Rows(&["999999999999999999.9000000000000000000"]),
 )]
 #[case::arrow_div_dividend_shift_beyond_i128(
     BinaryOp::Div,
-    t(38, 0),
+    dec(38, 0),
     &["10000000000000000000000000000000000000"],
-    t(38, 0),
+    dec(38, 0),
     &["10000000000000000000000000000000000000"],
     ArithmeticOptions::arrow(StorageWidth::I128),
     Want::Rows(&["1.0000"]),
 )]
 #[case::arrow_product_scale_beyond_width(
     BinaryOp::Mul,
-    t(38, 20),
+    dec(38, 20),
     &["1.00000000000000000000"],
-    t(38, 20),
+    dec(38, 20),
     &["1.00000000000000000000"],
     ArithmeticOptions::arrow(StorageWidth::I128),
     Want::TypeError,
 )]
 #[case::negative_scale_product(
     BinaryOp::Mul,
-    t(10, -2),
+    dec(10, -2),
     &["500", "-12300"],
-    t(10, -2),
+    dec(10, -2),
     &["300", "100"],
     ERROR,
     Want::Rows(&["150000", "-1230000"]),
 )]
 #[case::negative_scale_quotient(
     BinaryOp::Div,
-    t(10, -2),
+    dec(10, -2),
     &["500", "-90000"],
-    t(10, -2),
+    dec(10, -2),
     &["300", "300"],
     ERROR,
     Want::Rows(&["0", "-300"]),
 )]
 #[case::unchecked_value_beyond_precision_computes_as_integer(
     BinaryOp::Sub,
-    t(2, 0),
+    dec(2, 0),
     &["1000", "1000"],
-    t(2, 0),
+    dec(2, 0),
     &["999", "1"],
     options(OverflowPolicy::Null, OverflowPolicy::Error),
     Want::Rows(&["1", "null"]),
@@ -631,8 +617,8 @@ fn direct(
 #[case::floor(RoundingMode::Floor, &["2", "-3", "2", "-3", "3", "-4"])]
 #[case::ceiling(RoundingMode::Ceiling, &["3", "-2", "3", "-2", "4", "-3"])]
 fn rounds_ties_and_near_ties(#[case] mode: RoundingMode, #[case] want: &'static [&'static str]) {
-    let dividends = (t(3, 0), &["5", "-5", "12", "-13", "7", "-7"][..]);
-    let divisors = (t(3, 0), &["2", "2", "5", "5", "2", "2"][..]);
+    let dividends = (dec(3, 0), &["5", "-5", "12", "-13", "7", "-7"][..]);
+    let divisors = (dec(3, 0), &["2", "2", "5", "5", "2", "2"][..]);
     assert_outcome(
         BinaryOp::Div,
         dividends,
@@ -642,26 +628,28 @@ fn rounds_ties_and_near_ties(#[case] mode: RoundingMode, #[case] want: &'static 
     );
 }
 
-/// A single failing row around the 64-row chunk boundary: `Error` names it,
-/// `Null` nulls it alone; an earlier null row hides an overflowing value.
+/// A single failing row around the kernels' 64-row chunks and 512-row
+/// blocks: `Error` names it, `Null` nulls it alone; an earlier null row hides
+/// an overflowing value.
 #[rstest]
-fn failing_row_across_chunks(
-    #[values(1, 63, 64, 65, 69)] failing: usize,
+fn failing_row_across_chunks_and_blocks(
+    #[values(1, 63, 64, 65, 69, 511, 512, 513, 1100)] failing: usize,
     #[values(BinaryOp::Add, BinaryOp::Mul)] op: BinaryOp,
 ) {
-    let dtype = t(4, 0);
-    let lhs: Vec<&str> = (0..70)
+    let dtype = dec(4, 0);
+    let rows = (failing + 6).max(70);
+    let lhs: Vec<&str> = (0..rows)
         .map(|row| match row {
             0 => "null:9999",
             r if r == failing => "9999",
             _ => "2",
         })
         .collect();
-    let rhs = ["3"; 70];
+    let rhs = vec!["3"; rows];
     assert_outcome(op, (dtype, &lhs), (dtype, &rhs), ERROR, &overflow(failing, dtype));
     let fits = if op == BinaryOp::Add { "5" } else { "6" };
     let nulled: Vec<&str> =
-        (0..70).map(|row| if row == 0 || row == failing { "null" } else { fits }).collect();
+        (0..rows).map(|row| if row == 0 || row == failing { "null" } else { fits }).collect();
     let opts = options(OverflowPolicy::Null, OverflowPolicy::Error);
     assert_outcome(op, (dtype, &lhs), (dtype, &rhs), opts, &Want::Rows(&nulled));
 }

@@ -10,19 +10,67 @@
 //!    other row keeps the value the scalar reference gives it;
 //! 4. unchecked columns holding anything (native minimum and maximum, values
 //!    beyond the precision) never panic and compute as the integers they are.
+//!
+//! Short columns (up to 70 rows, so slices cut the 64-row chunks anywhere)
+//! run thousands of times; columns of the sizes around the kernels' 64-row
+//! chunks and 512-row blocks (0, 1, 63, 64, 65, 511, 512, 513, 1500 rows) run
+//! fewer times, each with an overflow, a zero divisor and a null row hiding a
+//! failure planted at or after row 512 (in the second half of a shorter
+//! column), and no failing row before them.
+//!
+//! The values come from the shared generator, seeded by proptest.
 
-use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+#[expect(dead_code, reason = "each test file uses a part of the shared support")]
+mod support;
+
+use arrow_buffer::i256;
 use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalNative, DecimalScalar,
-    DecimalType, Operand, OverflowPolicy, RoundingMode, StorageWidth, binary, conformance,
-    result_type,
+    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
+    OverflowPolicy, RoundingMode, StorageWidth, result_type,
 };
 use proptest::prelude::*;
+use support::outcomes::{Call as Checked, assert_conforms};
+use support::types::{ARROW_WIDTHS, max_stored};
+use support::values::{Kind, Mix, Rng, Stored};
 
+/// The most rows of a short column.
 const MAX_ROWS: usize = 70;
 
-const ARROW_WIDTHS: [StorageWidth; 4] =
-    [StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256];
+/// Column sizes around the kernels' 64-row chunks and 512-row blocks.
+const BLOCK_SIZES: [usize; 9] = [0, 1, 63, 64, 65, 511, 512, 513, 1500];
+
+/// Rows per kernel block: in longer columns failures are planted from here on.
+const BLOCK: usize = 512;
+
+/// Every kind of checked value, about one row in eight null.
+const ANY_VALUE: Mix<'static> = Mix {
+    kinds: &[
+        (Kind::Zero, 2),
+        (Kind::Max, 2),
+        (Kind::NearBound, 2),
+        (Kind::Tie, 2),
+        (Kind::Unit, 2),
+        (Kind::One, 1),
+        (Kind::Money, 2),
+        (Kind::WideProduct, 2),
+        (Kind::Digits, 5),
+    ],
+    null_percent: 12,
+};
+
+/// Values that seldom fail (no zero, no maximum), for the rows before the
+/// planted failures.
+const QUIET: Mix<'static> = Mix {
+    kinds: &[(Kind::Money, 3), (Kind::Short, 3), (Kind::Unit, 1), (Kind::One, 1), (Kind::Tie, 1)],
+    null_percent: 12,
+};
+
+/// Anything an unchecked column can hold: the storage's extremes and values
+/// beyond the precision half the time.
+const UNCHECKED: Mix<'static> = Mix {
+    kinds: &[(Kind::NativeExtreme, 10), (Kind::Max, 2), (Kind::Zero, 2), (Kind::Digits, 6)],
+    null_percent: 12,
+};
 
 fn pick<T: Copy>(items: &[T], index: u8) -> T {
     items[usize::from(index) % items.len()]
@@ -56,6 +104,13 @@ fn width_for(dtype: DecimalType, choice: u8) -> StorageWidth {
     pick(&StorageWidth::ALL[narrowest..], choice)
 }
 
+/// The operator, profile, rounding mode and policies, as drawn.
+type Knobs = (u8, (u8, u8, bool, bool));
+
+fn knobs() -> impl Strategy<Value = Knobs> {
+    (0u8..4, (any::<u8>(), any::<u8>(), any::<bool>(), any::<bool>()))
+}
+
 /// Options for a pair of types: FixedPoint, Arrow at a width that accepts both
 /// operands, or Arrow at any width.
 fn options_for(
@@ -77,144 +132,22 @@ fn options_for(
         .with_on_divide_by_zero(policy(on_divide_by_zero))
 }
 
-/// One generated row: whether it is valid, and what value to derive for it.
-#[derive(Clone, Copy, Debug)]
-struct Cell {
-    valid: bool,
-    kind: u8,
-    digits: u8,
-    seed: u64,
-    negative: bool,
+/// Which operands are arrays and which scalars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    ArrayArray,
+    ScalarArray,
+    ArrayScalar,
 }
 
-fn cell() -> impl Strategy<Value = Cell> {
-    (0u8..8, any::<u8>(), any::<u8>(), any::<u64>(), any::<bool>()).prop_map(
-        |(null, kind, digits, seed, negative)| Cell {
-            valid: null != 0,
-            kind,
-            digits,
-            seed,
-            negative,
-        },
-    )
-}
-
-impl Cell {
-    /// A stored integer within precision `p`: zero, the maximum, `10^(p-1)`,
-    /// a tie `5·10^k`, one unit, or a random digit string of up to `p` digits.
-    fn stored(self, p: u8) -> i256 {
-        let len = 1 + usize::from(self.digits % p);
-        let digits = match self.kind % 8 {
-            0 => "0".to_string(),
-            1 => "9".repeat(usize::from(p)),
-            2 => format!("1{}", "0".repeat(usize::from(p) - 1)),
-            3 => format!("5{}", "0".repeat(len - 1)),
-            4 => "1".to_string(),
-            _ => {
-                let mut state = self.seed | 1;
-                (0..len)
-                    .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        char::from(b'0' + u8::try_from(state % 10).unwrap())
-                    })
-                    .collect()
-            }
-        };
-        let sign = if self.negative { "-" } else { "" };
-        i256::from_string(&format!("{sign}{digits}")).unwrap()
-    }
-}
-
-/// A checked column of `cells` at `width` (values stay under null rows).
-fn column(dtype: DecimalType, cells: &[Cell], width: StorageWidth) -> DecimalArray {
-    let values: Vec<i256> = cells.iter().map(|c| c.stored(dtype.precision())).collect();
-    let nulls = NullBuffer::from(cells.iter().map(|c| c.valid).collect::<Vec<_>>());
-    DecimalArray::try_new(dtype, ScalarBuffer::from(values), Some(nulls))
-        .unwrap()
-        .with_width(width)
-        .unwrap()
-}
-
-/// One generated call.
-#[derive(Debug)]
-struct Call {
-    op: BinaryOp,
-    options: ArithmeticOptions,
-    lhs: DecimalArray,
-    rhs: DecimalArray,
-    /// 0, 1: array ⊕ array; 2: scalar ⊕ array; 3: array ⊕ scalar.
-    shape: u8,
-    lhs_scalar: DecimalScalar,
-    rhs_scalar: DecimalScalar,
-}
-
-impl Call {
-    fn operands(&self) -> (Operand<'_>, Operand<'_>) {
-        match self.shape % 4 {
-            2 => ((&self.lhs_scalar).into(), (&self.rhs).into()),
-            3 => ((&self.lhs).into(), (&self.rhs_scalar).into()),
-            _ => ((&self.lhs).into(), (&self.rhs).into()),
+impl Shape {
+    /// Arrays on both sides half the time.
+    fn of(choice: u8) -> Self {
+        match choice % 4 {
+            2 => Self::ScalarArray,
+            3 => Self::ArrayScalar,
+            _ => Self::ArrayArray,
         }
-    }
-
-    fn run(&self) -> Result<DecimalArray, DecimalError> {
-        let (lhs, rhs) = self.operands();
-        binary(self.op, lhs, rhs, &self.options)
-    }
-}
-
-/// The first row of `cells` as a scalar (null when that row is null or absent).
-fn scalar(dtype: DecimalType, cells: &[Cell]) -> DecimalScalar {
-    match cells.first() {
-        Some(c) if c.valid => {
-            DecimalScalar::from_stored(dtype, c.stored(dtype.precision())).unwrap()
-        }
-        _ => DecimalScalar::null(dtype),
-    }
-}
-
-fn call() -> impl Strategy<Value = Call> {
-    let rows = proptest::collection::vec((cell(), cell()), 0..=MAX_ROWS);
-    (
-        type_pair(),
-        (0u8..4, any::<u8>(), any::<u8>(), any::<bool>(), any::<bool>()),
-        (any::<u8>(), any::<u8>()),
-        rows,
-        (any::<u16>(), any::<u16>(), any::<u8>()),
-    )
-        .prop_map(|(types, (op, profile, rounding, ov, dz), (lw, rw), rows, slice)| {
-            let (lhs_type, rhs_type) = types;
-            let (lhs_cells, rhs_cells): (Vec<Cell>, Vec<Cell>) = rows.into_iter().unzip();
-            let lhs = column(lhs_type, &lhs_cells, width_for(lhs_type, lw));
-            let rhs = column(rhs_type, &rhs_cells, width_for(rhs_type, rw));
-            let (offset, len, shape) = slice;
-            // Mostly a slice near the start to the end; sometimes any slice.
-            let (offset, len) = if shape & 4 == 0 {
-                let offset = usize::from(offset) % (lhs.len().min(3) + 1);
-                (offset, lhs.len() - offset)
-            } else {
-                let offset = usize::from(offset) % (lhs.len() + 1);
-                (offset, usize::from(len) % (lhs.len() - offset + 1))
-            };
-            Call {
-                op: BinaryOp::ALL[usize::from(op)],
-                options: options_for(types, (profile, rounding, ov, dz)),
-                lhs: lhs.slice(offset, len).unwrap(),
-                rhs: rhs.slice(offset, len).unwrap(),
-                shape,
-                lhs_scalar: scalar(lhs_type, &lhs_cells),
-                rhs_scalar: scalar(rhs_type, &rhs_cells),
-            }
-        })
-}
-
-/// The stored value of an operand at `row`, `None` when null.
-fn value_at(operand: Operand<'_>, row: usize) -> Option<i256> {
-    match operand {
-        Operand::Array(a) => a.is_valid(row).then(|| a.values().get(row)).flatten(),
-        Operand::Scalar(s) => s.value(),
     }
 }
 
@@ -225,6 +158,220 @@ enum Failure {
     DivideByZero,
 }
 
+/// One generated call.
+#[derive(Debug)]
+struct Call {
+    op: BinaryOp,
+    options: ArithmeticOptions,
+    lhs: DecimalArray,
+    rhs: DecimalArray,
+    shape: Shape,
+    lhs_scalar: DecimalScalar,
+    rhs_scalar: DecimalScalar,
+    /// Rows made to fail, with how (array ⊕ array calls with planted rows).
+    planted: Vec<(usize, Failure)>,
+    /// The first row a failure may be at (0 unless failures are planted).
+    first_failure_from: usize,
+}
+
+impl Call {
+    fn operands(&self) -> (Operand<'_>, Operand<'_>) {
+        match self.shape {
+            Shape::ScalarArray => ((&self.lhs_scalar).into(), (&self.rhs).into()),
+            Shape::ArrayScalar => ((&self.lhs).into(), (&self.rhs_scalar).into()),
+            Shape::ArrayArray => ((&self.lhs).into(), (&self.rhs).into()),
+        }
+    }
+
+    fn checked(&self) -> Checked<'_> {
+        let (lhs, rhs) = self.operands();
+        Checked::new(self.op, lhs, rhs, &self.options)
+    }
+
+    fn run(&self) -> Result<DecimalArray, DecimalError> {
+        self.checked().run()
+    }
+}
+
+/// Everything a call is drawn from.
+#[derive(Clone, Debug)]
+struct Draw {
+    types: (DecimalType, DecimalType),
+    knobs: Knobs,
+    widths: (u8, u8),
+    /// Rows of the columns (before a short column's slice).
+    rows: usize,
+    seed: u64,
+    /// Offset, length and shape choices.
+    slice: (u16, u16, u8),
+    /// Where the failures go in a long column.
+    plant: (u16, u16, u16),
+}
+
+fn draws(rows: impl Strategy<Value = usize>) -> impl Strategy<Value = Draw> {
+    (
+        type_pair(),
+        knobs(),
+        (any::<u8>(), any::<u8>()),
+        rows,
+        any::<u64>(),
+        (any::<u16>(), any::<u16>(), any::<u8>()),
+        (any::<u16>(), any::<u16>(), any::<u16>()),
+    )
+        .prop_map(|(types, knobs, widths, rows, seed, slice, plant)| Draw {
+            types,
+            knobs,
+            widths,
+            rows,
+            seed,
+            slice,
+            plant,
+        })
+}
+
+/// A call on short columns: any values, sliced near the start to the end
+/// mostly, anywhere sometimes.
+fn short_call() -> impl Strategy<Value = Call> {
+    draws(0..=MAX_ROWS).prop_map(|draw| {
+        let Draw { types: (lhs_type, rhs_type), knobs: (op, knobs), widths, rows, seed, .. } = draw;
+        let (lhs_width, rhs_width) = (width_for(lhs_type, widths.0), width_for(rhs_type, widths.1));
+        let mut rng = Rng::new(seed);
+        let lhs_rows = rng.rows(lhs_type, lhs_width, rows, &ANY_VALUE);
+        let rhs_rows = rng.rows(rhs_type, rhs_width, rows, &ANY_VALUE);
+        let (offset, len, shape) = draw.slice;
+        let (offset, len) = if shape & 4 == 0 {
+            let offset = usize::from(offset) % (rows.min(3) + 1);
+            (offset, rows - offset)
+        } else {
+            let offset = usize::from(offset) % (rows + 1);
+            (offset, usize::from(len) % (rows - offset + 1))
+        };
+        Call {
+            op: BinaryOp::ALL[usize::from(op)],
+            options: options_for((lhs_type, rhs_type), knobs),
+            lhs: lhs_rows.checked(lhs_type, lhs_width).slice(offset, len).unwrap(),
+            rhs: rhs_rows.checked(rhs_type, rhs_width).slice(offset, len).unwrap(),
+            shape: Shape::of(shape),
+            lhs_scalar: first_row(lhs_type, &lhs_rows),
+            rhs_scalar: first_row(rhs_type, &rhs_rows),
+            planted: Vec::new(),
+            first_failure_from: 0,
+        }
+    })
+}
+
+/// Row 0 of `rows` as a scalar (null when that row is null or absent).
+fn first_row(dtype: DecimalType, rows: &Stored) -> DecimalScalar {
+    match rows.valid.first() {
+        Some(true) => DecimalScalar::from_stored(dtype, rows.values[0]).unwrap(),
+        _ => DecimalScalar::null(dtype),
+    }
+}
+
+/// Stored operands that overflow `lhs_type op rhs_type` under `options`, if
+/// any do: the largest magnitudes, or the largest over one unit.
+fn overflowing_pair(
+    op: BinaryOp,
+    (lhs_type, rhs_type): (DecimalType, DecimalType),
+    options: &ArithmeticOptions,
+) -> Option<(i256, i256)> {
+    let (l, r) = (max_stored(lhs_type), max_stored(rhs_type));
+    let lhs = [l, l.wrapping_neg()];
+    let rhs = [r, r.wrapping_neg(), i256::ONE, i256::MINUS_ONE];
+    let strict = options
+        .with_on_overflow(OverflowPolicy::Error)
+        .with_on_divide_by_zero(OverflowPolicy::Error);
+    lhs.into_iter().flat_map(|a| rhs.map(|b| (a, b))).find(|&(a, b)| {
+        let a = DecimalScalar::from_stored(lhs_type, a).unwrap();
+        let b = DecimalScalar::from_stored(rhs_type, b).unwrap();
+        matches!(a.binary(op, &b, &strict), Err(DecimalError::Overflow { .. }))
+    })
+}
+
+/// A call on columns of [`BLOCK_SIZES`] rows (after a slice of up to three
+/// rows off the front): values that seldom fail, then an overflow, a zero
+/// divisor and a null row hiding both planted at or after row 512 (in the
+/// second half of a shorter column). Any row before them that fails is made
+/// null, so that the planted rows are the first to fail.
+fn long_call() -> impl Strategy<Value = Call> {
+    draws(proptest::sample::select(BLOCK_SIZES.as_slice())).prop_map(|draw| {
+        let Draw { types, knobs: (op, knobs), widths, rows: len, seed, .. } = draw;
+        let (lhs_type, rhs_type) = types;
+        let op = BinaryOp::ALL[usize::from(op)];
+        let options = options_for(types, knobs);
+        let (lhs_width, rhs_width) = (width_for(lhs_type, widths.0), width_for(rhs_type, widths.1));
+        let (offset, _, shape) = draw.slice;
+        let offset = usize::from(offset) % 4;
+        let shape = Shape::of(shape);
+        let mut rng = Rng::new(seed);
+        let mut lhs_rows = rng.rows(lhs_type, lhs_width, offset + len, &QUIET);
+        let mut rhs_rows = rng.rows(rhs_type, rhs_width, offset + len, &QUIET);
+        let from = if len > BLOCK { BLOCK } else { len / 2 };
+        let mut planted = Vec::new();
+        if len > 0 {
+            let at = |choice: u16| offset + from + usize::from(choice) % (len - from);
+            let (overflow_at, zero_at, hidden_at) =
+                (at(draw.plant.0), at(draw.plant.1), at(draw.plant.2));
+            let overflow = overflowing_pair(op, types, &options);
+            let mut set = |row: usize, (a, b): (i256, i256), valid: bool| {
+                lhs_rows.values[row] = a;
+                rhs_rows.values[row] = b;
+                lhs_rows.valid[row] = valid;
+                rhs_rows.valid[row] = true;
+            };
+            let max = max_stored(lhs_type);
+            set(hidden_at, overflow.unwrap_or((max, i256::ZERO)), false);
+            set(zero_at, (max, i256::ZERO), true);
+            if let Some(pair) = overflow {
+                set(overflow_at, pair, true);
+            }
+            // A row planted twice holds what was planted last.
+            let overflow_at = overflow.map(|_| overflow_at);
+            if shape == Shape::ArrayArray {
+                if op == BinaryOp::Div && Some(zero_at) != overflow_at {
+                    planted.push((zero_at - offset, Failure::DivideByZero));
+                }
+                if let Some(row) = overflow_at {
+                    planted.push((row - offset, Failure::Overflow));
+                }
+            }
+        }
+        let lhs_scalar = first_row(lhs_type, &lhs_rows);
+        let rhs_scalar = first_row(rhs_type, &rhs_rows);
+        let build = |lhs_rows: &Stored, rhs_rows: &Stored| Call {
+            op,
+            options,
+            lhs: lhs_rows.checked(lhs_type, lhs_width).slice(offset, len).unwrap(),
+            rhs: rhs_rows.checked(rhs_type, rhs_width).slice(offset, len).unwrap(),
+            shape,
+            lhs_scalar: lhs_scalar.clone(),
+            rhs_scalar: rhs_scalar.clone(),
+            planted: planted.clone(),
+            first_failure_from: from,
+        };
+        // Rows before the planted ones that fail become null rows hiding a
+        // failure, on an array side.
+        let early: Vec<usize> = failing_rows(&build(&lhs_rows, &rhs_rows))
+            .map(|failing| {
+                failing.into_iter().map(|(row, _)| row).filter(|&row| row < from).collect()
+            })
+            .unwrap_or_default();
+        let side = if shape == Shape::ScalarArray { &mut rhs_rows } else { &mut lhs_rows };
+        for row in early {
+            side.valid[offset + row] = false;
+        }
+        build(&lhs_rows, &rhs_rows)
+    })
+}
+
+/// The stored value of an operand at `row`, `None` when null.
+fn value_at(operand: Operand<'_>, row: usize) -> Option<i256> {
+    match operand {
+        Operand::Array(a) => a.is_valid(row).then(|| a.values().get(row)).flatten(),
+        Operand::Scalar(s) => s.value(),
+    }
+}
+
 /// The rows of the call whose inputs are valid but whose result the
 /// reference nulls under the `Null` policies, with how they fail.
 fn failing_rows(call: &Call) -> Result<Vec<(usize, Failure)>, DecimalError> {
@@ -233,7 +380,7 @@ fn failing_rows(call: &Call) -> Result<Vec<(usize, Failure)>, DecimalError> {
         .options
         .with_on_overflow(OverflowPolicy::Null)
         .with_on_divide_by_zero(OverflowPolicy::Null);
-    let reference = conformance::reference(call.op, lhs, rhs, &nulling)?;
+    let reference = Checked::new(call.op, lhs, rhs, &nulling).reference()?;
     Ok((0..reference.len())
         .filter_map(|row| {
             let divisor = value_at(rhs, row)?;
@@ -254,74 +401,78 @@ fn policy_of(options: &ArithmeticOptions, failure: Failure) -> OverflowPolicy {
     }
 }
 
-#[track_caller]
-fn assert_conforms<'a>(
-    op: BinaryOp,
-    lhs: impl Into<Operand<'a>>,
-    rhs: impl Into<Operand<'a>>,
-    options: &ArithmeticOptions,
-) {
-    let (lhs, rhs) = (lhs.into(), rhs.into());
-    let got = binary(op, lhs, rhs, options);
-    if let Err(report) = conformance::compare(op, lhs, rhs, options, &got) {
-        panic!("{} {op} {}: {report}", lhs.dtype(), rhs.dtype());
+/// Property 1: the kernels agree with the reference.
+fn kernels_match_reference(call: &Call) {
+    assert_conforms(&call.checked());
+}
+
+/// Property 2: under `Error`, the first valid row failing with a failure of
+/// that kind fails the call; the planted rows fail, and no row before them.
+fn error_policy_fails_at_first_failing_row(call: &Call) -> Result<(), TestCaseError> {
+    let got = call.run();
+    let failing = match failing_rows(call) {
+        Ok(failing) => failing,
+        Err(type_error) => {
+            prop_assert_eq!(got, Err(type_error));
+            return Ok(());
+        }
+    };
+    for planted in &call.planted {
+        prop_assert!(
+            failing.contains(planted),
+            "planted {:?} does not fail: {:?}",
+            planted,
+            failing
+        );
     }
-}
-
-/// How to make an unchecked value: a kind, bits for an arbitrary `i256`, and a
-/// cell for a value within the precision (and the row's validity).
-type Wild = (u8, u128, i128, Cell);
-
-/// Unchecked values: the native extremes, values just beyond the precision,
-/// anything at all, or a value within the precision.
-fn wild_value() -> impl Strategy<Value = Wild> {
-    (0u8..8, any::<u128>(), any::<i128>(), cell())
-}
-
-fn wild_i256((kind, low, high, cell): Wild, dtype: DecimalType) -> i256 {
-    let beyond = i256::from_i128(10).wrapping_pow(u32::from(dtype.precision()));
-    match kind {
-        0 => i256::MIN,
-        1 => i256::MAX,
-        2 => i256::MIN.wrapping_add(i256::ONE),
-        3 => beyond,
-        4 => beyond.wrapping_neg(),
-        5 => i256::from_parts(low, high),
-        _ => cell.stored(dtype.precision()),
+    if let Some(&(row, _)) = failing.first() {
+        prop_assert!(row >= call.first_failure_from, "row {} fails before the planted rows", row);
     }
-}
-
-/// The same at a primitive native width: its extremes, or the `i256` value
-/// when it fits.
-fn wild_native<T: DecimalNative + Copy>(wild: Wild, dtype: DecimalType, min: T, max: T) -> T {
-    match wild.0 {
-        0 => min,
-        1 => max,
-        _ => T::from_i256(wild_i256(wild, dtype)).unwrap_or(max),
+    let first = failing
+        .into_iter()
+        .find(|&(_, failure)| policy_of(&call.options, failure) == OverflowPolicy::Error);
+    match first {
+        Some((row, Failure::DivideByZero)) => {
+            prop_assert_eq!(got, Err(DecimalError::DivideByZero { row }));
+        }
+        Some((row, Failure::Overflow)) => {
+            let (lhs, rhs) = call.operands();
+            let result_type =
+                result_type(call.op, lhs.dtype(), rhs.dtype(), &call.options).unwrap();
+            prop_assert_eq!(got, Err(DecimalError::Overflow { row, result_type }));
+        }
+        None => prop_assert!(got.is_ok(), "no valid row fails under Error, got {:?}", got),
     }
+    Ok(())
 }
 
-fn unchecked<T: DecimalNative>(
-    dtype: DecimalType,
-    values: Vec<T>,
-    valid: impl Iterator<Item = bool>,
-) -> DecimalArray {
-    let nulls = NullBuffer::from(valid.collect::<Vec<_>>());
-    DecimalArray::new_unchecked(dtype, ScalarBuffer::from(values), Some(nulls)).unwrap()
-}
-
-/// An unchecked operand at native width `T` whose type it can hold.
-fn unchecked_pair<T: DecimalNative + Copy>(
-    (lhs_type, rhs_type): (DecimalType, DecimalType),
-    rows: &[(Wild, Wild)],
-    (min, max): (T, T),
-) -> (DecimalArray, DecimalArray) {
-    let lhs = rows.iter().map(|(l, _)| wild_native(*l, lhs_type, min, max)).collect();
-    let rhs = rows.iter().map(|(_, r)| wild_native(*r, rhs_type, min, max)).collect();
-    (
-        unchecked(lhs_type, lhs, rows.iter().map(|(l, _)| l.3.valid)),
-        unchecked(rhs_type, rhs, rows.iter().map(|(_, r)| r.3.valid)),
-    )
+/// Property 3: under the `Null` policies exactly the failing rows are null,
+/// every other row is what the scalar reference gives it.
+fn null_policy_nulls_exactly_failing_rows(call: Call) -> Result<(), TestCaseError> {
+    let options = call
+        .options
+        .with_on_overflow(OverflowPolicy::Null)
+        .with_on_divide_by_zero(OverflowPolicy::Null);
+    let call = Call { options, ..call };
+    let Ok(failing) = failing_rows(&call) else {
+        prop_assert!(call.run().is_err());
+        return Ok(());
+    };
+    let got = call.run().unwrap();
+    let (lhs, rhs) = call.operands();
+    let scalar_at = |operand: Operand<'_>, row: usize| match operand {
+        Operand::Array(a) => a.scalar(row).unwrap(),
+        Operand::Scalar(s) => s.clone(),
+    };
+    for row in 0..got.len() {
+        let (a, b) = (scalar_at(lhs, row), scalar_at(rhs, row));
+        let inputs_valid = !a.is_null() && !b.is_null();
+        let fails = failing.iter().any(|&(r, _)| r == row);
+        prop_assert_eq!(got.is_valid(row), inputs_valid && !fails, "row {}", row);
+        let want = a.binary(call.op, &b, &options).unwrap();
+        prop_assert_eq!(got.scalar(row).unwrap(), want, "row {}", row);
+    }
+    Ok(())
 }
 
 /// A type whose precision is at most `max`.
@@ -330,104 +481,96 @@ fn type_within(dtype: DecimalType, max: u8) -> DecimalType {
     DecimalType::try_new(p, dtype.scale().min(i8::try_from(p).unwrap())).unwrap()
 }
 
-fn op_and_options() -> impl Strategy<Value = (u8, (u8, u8, bool, bool))> {
-    (0u8..4, (any::<u8>(), any::<u8>(), any::<bool>(), any::<bool>()))
+/// Short columns mostly; the sizes around chunks and blocks a tenth of the time.
+fn unchecked_rows() -> impl Strategy<Value = usize> {
+    prop_oneof![9 => 0..=MAX_ROWS, 1 => proptest::sample::select(BLOCK_SIZES.as_slice())]
+}
+
+/// Unchecked columns of `rows` rows at `width` for each type.
+fn unchecked_pair(
+    (lhs_type, rhs_type): (DecimalType, DecimalType),
+    width: StorageWidth,
+    rows: usize,
+    seed: u64,
+) -> (DecimalArray, DecimalArray) {
+    let mut rng = Rng::new(seed);
+    let lhs = rng.rows(lhs_type, width, rows, &UNCHECKED).unchecked(lhs_type, width);
+    let rhs = rng.rows(rhs_type, width, rows, &UNCHECKED).unchecked(rhs_type, width);
+    (lhs, rhs)
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
     #[test]
-    fn kernels_match_reference(call in call()) {
-        let (lhs, rhs) = call.operands();
-        assert_conforms(call.op, lhs, rhs, &call.options);
+    fn short_columns_match_reference(call in short_call()) {
+        kernels_match_reference(&call);
     }
 
     #[test]
-    fn error_policy_fails_at_first_failing_row(call in call()) {
-        let got = call.run();
-        let failing = match failing_rows(&call) {
-            Ok(failing) => failing,
-            Err(type_error) => {
-                prop_assert_eq!(got, Err(type_error));
-                return Ok(());
-            }
-        };
-        let first = failing
-            .into_iter()
-            .find(|&(_, failure)| policy_of(&call.options, failure) == OverflowPolicy::Error);
-        match first {
-            Some((row, Failure::DivideByZero)) => {
-                prop_assert_eq!(got, Err(DecimalError::DivideByZero { row }));
-            }
-            Some((row, Failure::Overflow)) => {
-                let (lhs, rhs) = call.operands();
-                let result_type = result_type(call.op, lhs.dtype(), rhs.dtype(), &call.options)
-                    .unwrap();
-                prop_assert_eq!(got, Err(DecimalError::Overflow { row, result_type }));
-            }
-            None => prop_assert!(got.is_ok(), "no valid row fails under Error, got {:?}", got),
-        }
+    fn short_columns_error_policy_fails_at_first_failing_row(call in short_call()) {
+        error_policy_fails_at_first_failing_row(&call)?;
     }
 
     #[test]
-    fn null_policy_nulls_exactly_failing_rows(call in call()) {
-        let options = call.options
-            .with_on_overflow(OverflowPolicy::Null)
-            .with_on_divide_by_zero(OverflowPolicy::Null);
-        let call = Call { options, ..call };
-        let Ok(failing) = failing_rows(&call) else {
-            prop_assert!(call.run().is_err());
-            return Ok(());
-        };
-        let got = call.run().unwrap();
-        let (lhs, rhs) = call.operands();
-        let scalar_at = |operand: Operand<'_>, row: usize| match operand {
-            Operand::Array(a) => a.scalar(row).unwrap(),
-            Operand::Scalar(s) => s.clone(),
-        };
-        for row in 0..got.len() {
-            let (a, b) = (scalar_at(lhs, row), scalar_at(rhs, row));
-            let inputs_valid = !a.is_null() && !b.is_null();
-            let fails = failing.iter().any(|&(r, _)| r == row);
-            prop_assert_eq!(got.is_valid(row), inputs_valid && !fails, "row {}", row);
-            let want = a.binary(call.op, &b, &options).unwrap();
-            prop_assert_eq!(got.scalar(row).unwrap(), want, "row {}", row);
-        }
+    fn short_columns_null_policy_nulls_exactly_failing_rows(call in short_call()) {
+        null_policy_nulls_exactly_failing_rows(call)?;
     }
 
     #[test]
     fn unchecked_i256_matches_reference(
         types in type_pair(),
-        (op, knobs) in op_and_options(),
-        rows in proptest::collection::vec((wild_value(), wild_value()), 0..=MAX_ROWS),
+        (op, knobs) in knobs(),
+        rows in unchecked_rows(),
+        seed: u64,
         scalar_from_first_row: bool,
     ) {
         let options = options_for(types, knobs);
         let op = BinaryOp::ALL[usize::from(op)];
-        let (lhs, rhs) = unchecked_pair(types, &rows, (i256::MIN, i256::MAX));
-        assert_conforms(op, &lhs, &rhs, &options);
+        let (lhs, rhs) = unchecked_pair(types, StorageWidth::I256, rows, seed);
+        assert_conforms(&Checked::new(op, &lhs, &rhs, &options));
         // The first row as a scalar, as stored (possibly beyond the precision).
         let scalar = lhs
             .scalar(0)
             .filter(|_| scalar_from_first_row)
             .unwrap_or_else(|| DecimalScalar::null(types.0));
-        assert_conforms(op, &scalar, &rhs, &options);
-        assert_conforms(op, &rhs, &scalar, &options);
+        assert_conforms(&Checked::new(op, &scalar, &rhs, &options));
+        assert_conforms(&Checked::new(op, &rhs, &scalar, &options));
     }
 
     #[test]
     fn unchecked_i64_and_i128_extremes_match_reference(
         (lhs_type, rhs_type) in type_pair(),
-        (op, knobs) in op_and_options(),
-        rows in proptest::collection::vec((wild_value(), wild_value()), 0..=MAX_ROWS),
+        (op, knobs) in knobs(),
+        rows in unchecked_rows(),
+        seed: u64,
     ) {
         let op = BinaryOp::ALL[usize::from(op)];
         let narrow = (type_within(lhs_type, 18), type_within(rhs_type, 18));
-        let (lhs, rhs) = unchecked_pair(narrow, &rows, (i64::MIN, i64::MAX));
-        assert_conforms(op, &lhs, &rhs, &options_for(narrow, knobs));
+        let (lhs, rhs) = unchecked_pair(narrow, StorageWidth::I64, rows, seed);
+        assert_conforms(&Checked::new(op, &lhs, &rhs, &options_for(narrow, knobs)));
         let wide = (type_within(lhs_type, 38), type_within(rhs_type, 38));
-        let (lhs, rhs) = unchecked_pair(wide, &rows, (i128::MIN, i128::MAX));
-        assert_conforms(op, &lhs, &rhs, &options_for(wide, knobs));
+        let (lhs, rhs) = unchecked_pair(wide, StorageWidth::I128, rows, seed);
+        assert_conforms(&Checked::new(op, &lhs, &rhs, &options_for(wide, knobs)));
+    }
+}
+
+proptest! {
+    // Each case is up to 1,500 rows through the big-integer reference.
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn block_sized_columns_match_reference(call in long_call()) {
+        kernels_match_reference(&call);
+    }
+
+    #[test]
+    fn block_sized_columns_error_policy_fails_at_first_failing_row(call in long_call()) {
+        error_policy_fails_at_first_failing_row(&call)?;
+    }
+
+    #[test]
+    fn block_sized_columns_null_policy_nulls_exactly_failing_rows(call in long_call()) {
+        null_policy_nulls_exactly_failing_rows(call)?;
     }
 }

@@ -45,11 +45,17 @@ use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+#[expect(dead_code, reason = "each test file uses a part of the shared support")]
+mod support;
+
+use arrow_buffer::i256;
 use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
-    DecimalValues, Operand, OverflowPolicy, RoundingMode, StorageWidth, binary, conformance,
+    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, Operand,
+    OverflowPolicy, RoundingMode, StorageWidth, conformance,
 };
+use support::outcomes::{Call, Outcome, assert_same_outcome};
+use support::types::dec;
+use support::values::{Kind, Mix, Rng};
 
 // ---------------------------------------------------------------------------
 // Live-byte accounting
@@ -143,54 +149,6 @@ const SLACK_BYTES: usize = 16 * 1024;
 const POOL_SEED: u64 = 0x5EED_D3C1_0A15_F00D;
 const THREAD_SEEDS: [u64; THREADS] = [0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210];
 
-/// A small xorshift generator (no `rand` dependency).
-#[derive(Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        // Splitmix the seed once so similar seeds start far apart; never zero.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Self((z ^ (z >> 31)) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        let n = u64::try_from(n).expect("usize fits u64");
-        usize::try_from(self.next() % n).expect("below n")
-    }
-
-    fn percent(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-
-    /// A non-negative `i256` below `limit` (`limit > 0`).
-    fn i256_below(&mut self, limit: i256) -> i256 {
-        let low = u128::from(self.next()) | (u128::from(self.next()) << 64);
-        let high = i128::from(self.next()) | (i128::from(self.next() >> 1) << 64);
-        i256::from_parts(low, high & i128::MAX).wrapping_rem(limit)
-    }
-}
-
-fn pow10(exponent: u8) -> i256 {
-    i256::from_i128(10).wrapping_pow(u32::from(exponent))
-}
-
 // ---------------------------------------------------------------------------
 // The pool of cases
 // ---------------------------------------------------------------------------
@@ -273,53 +231,40 @@ const CASES: [CaseSpec; 24] = {
 /// The divisions whose `array / scalar` divides by a zero scalar.
 const ZERO_SCALAR_DIVISOR: [usize; 3] = [1, 5, 21];
 
-/// A stored integer of `dtype`: mostly `values`-like, sometimes the maximum
-/// (to overflow), zero (to divide by it), one, or a tie `5·10^k`; either sign.
-fn stored_value(rng: &mut Rng, dtype: DecimalType, values: Values) -> i256 {
-    let p = dtype.precision();
-    let magnitude = match rng.below(100) {
-        0..5 => pow10(p).wrapping_sub(i256::ONE),
-        5..10 => i256::ZERO,
-        10..13 => i256::ONE,
-        13..20 => pow10(u8::try_from(rng.below(usize::from(p))).expect("below p"))
-            .wrapping_mul(i256::from_i128(5)),
-        _ => match values {
-            Values::Money => rng.i256_below(pow10(p.min(8))),
-            Values::FullPrecision => {
-                let digits = 1 + u8::try_from(rng.below(usize::from(p))).expect("below p");
-                let first = pow10(digits - 1);
-                first.wrapping_add(rng.i256_below(first.wrapping_mul(i256::from_i128(9))))
-            }
-        },
-    };
-    if rng.percent(50) { magnitude.wrapping_neg() } else { magnitude }
+impl Values {
+    /// Mostly `self`-like values, sometimes the maximum (to overflow), zero
+    /// (to divide by it), one unit, or a tie `5·10^k`; about 10% null.
+    fn mix(self) -> Mix<'static> {
+        let kinds: &'static [(Kind, u32)] = match self {
+            Self::Money => &[
+                (Kind::Max, 5),
+                (Kind::Zero, 5),
+                (Kind::Unit, 3),
+                (Kind::Tie, 7),
+                (Kind::Money, 80),
+            ],
+            Self::FullPrecision => &[
+                (Kind::Max, 5),
+                (Kind::Zero, 5),
+                (Kind::Unit, 3),
+                (Kind::Tie, 7),
+                (Kind::Digits, 80),
+            ],
+        };
+        Mix { kinds, null_percent: 10 }
+    }
 }
 
-/// A checked column of `rows` rows at `width`, about 10% null. Null rows hold
-/// zero or the maximum, which must not make a call fail.
+/// A checked column of `rows` rows at `width` (null rows hide zero or the
+/// maximum, which must not make a call fail).
 fn column(
     rng: &mut Rng,
     (precision, scale, width): Side,
     rows: usize,
     values: Values,
 ) -> DecimalArray {
-    let dtype = DecimalType::try_new(precision, scale).expect("a valid case type");
-    let mut stored = Vec::with_capacity(rows);
-    let mut valid = Vec::with_capacity(rows);
-    for _ in 0..rows {
-        let is_valid = !rng.percent(10);
-        stored.push(if is_valid {
-            stored_value(rng, dtype, values)
-        } else if rng.percent(50) {
-            i256::ZERO
-        } else {
-            pow10(precision).wrapping_sub(i256::ONE)
-        });
-        valid.push(is_valid);
-    }
-    DecimalArray::try_new(dtype, ScalarBuffer::from(stored), Some(NullBuffer::from(valid)))
-        .and_then(|array| array.with_width(width))
-        .expect("a case column")
+    let dtype = dec(precision, scale);
+    rng.rows(dtype, width, rows, &values.mix()).checked(dtype, width)
 }
 
 /// How a row of a call comes out under the `Null` policies.
@@ -520,7 +465,7 @@ fn build_pool() -> Vec<Case> {
 // ---------------------------------------------------------------------------
 
 /// One random call, as a failure reports it.
-struct Call<'a> {
+struct LoadCall<'a> {
     thread: usize,
     index: usize,
     case: &'a Case,
@@ -530,7 +475,7 @@ struct Call<'a> {
     options: ArithmeticOptions,
 }
 
-impl fmt::Display for Call<'_> {
+impl fmt::Display for LoadCall<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -548,22 +493,15 @@ impl fmt::Display for Call<'_> {
     }
 }
 
-/// What a call must return.
-enum Want {
-    Fails(DecimalError),
-    /// The reference's rows of the slice.
-    Rows(DecimalArray),
-}
-
-impl Call<'_> {
+impl LoadCall<'_> {
     fn expected(&self) -> &Expected {
         &self.case.expected[self.shape.index()]
     }
 
-    /// The expected result, from the slice's precomputed outcomes: the first
+    /// The expected outcome, from the slice's precomputed outcomes: the first
     /// row whose failure kind has the `Error` policy fails the call, otherwise
     /// the reference's rows (failures under `Null` are null rows there).
-    fn want(&self, tally: &mut Tally) -> Want {
+    fn want(&self, tally: &mut Tally) -> Outcome {
         let expected = self.expected();
         let rows = &expected.outcomes[self.offset..self.offset + self.len];
         let result_type = expected.reference.dtype();
@@ -572,21 +510,22 @@ impl Call<'_> {
         for (row, outcome) in rows.iter().enumerate() {
             match outcome {
                 RowOutcome::Overflow if error(self.options.on_overflow()) => {
-                    return Want::Fails(DecimalError::Overflow { row, result_type });
+                    return Err(DecimalError::Overflow { row, result_type });
                 }
                 RowOutcome::DivideByZero if error(self.options.on_divide_by_zero()) => {
-                    return Want::Fails(DecimalError::DivideByZero { row });
+                    return Err(DecimalError::DivideByZero { row });
                 }
                 RowOutcome::Overflow | RowOutcome::DivideByZero => nulled += 1,
                 RowOutcome::Value | RowOutcome::NullInput => {}
             }
         }
         tally.rows_nulled_by_failure += nulled;
-        let reference = expected.reference.slice(self.offset, self.len).expect("slice in bounds");
-        Want::Rows(reference)
+        Ok(expected.reference.slice(self.offset, self.len).expect("slice in bounds"))
     }
 
-    fn run(&self) -> Result<DecimalArray, DecimalError> {
+    /// Runs the call on the slice and checks it against the expected outcome.
+    #[track_caller]
+    fn run_and_check(&self, tally: &mut Tally) -> Outcome {
         let case = self.case;
         let slice = |a: &DecimalArray| a.slice(self.offset, self.len).expect("slice in bounds");
         let (lhs, rhs) = (slice(&case.lhs), slice(&case.rhs));
@@ -596,90 +535,10 @@ impl Call<'_> {
             (&case.lhs_scalar, &case.rhs_scalar),
             (&case.lhs_null, &case.rhs_null),
         );
-        binary(case.op, l, r, &self.options)
-    }
-
-    /// The inputs at `row` of the slice, as text.
-    fn inputs(&self, row: usize) -> String {
-        if row >= self.len {
-            return format!("no row {row} in a slice of {}", self.len);
-        }
-        let case = self.case;
-        let at = |a: &DecimalArray| a.scalar(self.offset + row).expect("row in bounds");
-        let (l, r) = match self.shape {
-            Shape::ArrayArray => (at(&case.lhs), at(&case.rhs)),
-            Shape::ScalarArray => (case.lhs_scalar.clone(), at(&case.rhs)),
-            Shape::ArrayScalar => (at(&case.lhs), case.rhs_scalar.clone()),
-            Shape::NullScalarArray => (case.lhs_null.clone(), at(&case.rhs)),
-            Shape::ArrayNullScalar => (at(&case.lhs), case.rhs_null.clone()),
-        };
-        format!("{l} {} {r}", case.op)
-    }
-}
-
-/// The first row where `got` and `want` differ in validity or in a valid
-/// stored value (same width; values under null rows are arbitrary).
-fn first_differing_row(got: &DecimalArray, want: &DecimalArray) -> Option<usize> {
-    fn rows<T: PartialEq>(
-        got_values: &[T],
-        want_values: &[T],
-        got: &DecimalArray,
-        want: &DecimalArray,
-    ) -> Option<usize> {
-        (0..want.len()).find(|&row| {
-            let valid = want.is_valid(row);
-            got.is_valid(row) != valid || (valid && got_values[row] != want_values[row])
-        })
-    }
-    match (got.values(), want.values()) {
-        (DecimalValues::I8(g), DecimalValues::I8(w)) => rows(g, w, got, want),
-        (DecimalValues::I16(g), DecimalValues::I16(w)) => rows(g, w, got, want),
-        (DecimalValues::I32(g), DecimalValues::I32(w)) => rows(g, w, got, want),
-        (DecimalValues::I64(g), DecimalValues::I64(w)) => rows(g, w, got, want),
-        (DecimalValues::I128(g), DecimalValues::I128(w)) => rows(g, w, got, want),
-        (DecimalValues::I256(g), DecimalValues::I256(w)) => rows(g, w, got, want),
-        // Widths are compared before; a difference fails at the first row.
-        _ => Some(0),
-    }
-}
-
-#[track_caller]
-fn assert_result(call: &Call<'_>, got: &Result<DecimalArray, DecimalError>, want: &Want) {
-    let failing_row = |error: &DecimalError| match error {
-        DecimalError::Overflow { row, .. } | DecimalError::DivideByZero { row } => *row,
-        _ => 0,
-    };
-    let got = match (got, want) {
-        (Err(error), Want::Fails(expected)) if error == expected => return,
-        (Err(error), Want::Fails(expected)) => panic!(
-            "{call}: expected `{expected:?}` ({}), got `{error:?}`",
-            call.inputs(failing_row(expected))
-        ),
-        (Ok(_), Want::Fails(expected)) => panic!(
-            "{call}: expected `{expected:?}` ({}), got a result",
-            call.inputs(failing_row(expected))
-        ),
-        (Err(error), Want::Rows(_)) => panic!(
-            "{call}: expected a result, got `{error:?}` ({})",
-            call.inputs(failing_row(error))
-        ),
-        (Ok(got), Want::Rows(_)) => got,
-    };
-    let Want::Rows(want) = want else { unreachable!("errors returned above") };
-    assert_eq!(
-        (got.dtype(), got.width(), got.len()),
-        (want.dtype(), want.width(), want.len()),
-        "{call}: result type, storage width or length"
-    );
-    if let Some(row) = first_differing_row(got, want) {
-        let outcome = call.expected().outcomes[call.offset + row];
-        panic!(
-            "{call}: row {row} (row {} of the case): {} should be {} ({outcome:?}), got {}",
-            call.offset + row,
-            call.inputs(row),
-            want.scalar(row).expect("row in bounds"),
-            got.scalar(row).expect("row in bounds"),
-        );
+        let call = Call::new(case.op, l, r, &self.options).in_context(self.to_string());
+        let got = call.run();
+        assert_same_outcome(&call, ("kernel", &got), ("reference", &self.want(tally)));
+        got
     }
 }
 
@@ -773,10 +632,8 @@ impl Worker {
             .with_on_overflow(random_policy(rng))
             .with_on_divide_by_zero(random_policy(rng));
         let call =
-            Call { thread: self.thread, index: self.calls, case, shape, offset, len, options };
-        let got = call.run();
-        let want = call.want(&mut self.tally);
-        assert_result(&call, &got, &want);
+            LoadCall { thread: self.thread, index: self.calls, case, shape, offset, len, options };
+        let got = call.run_and_check(&mut self.tally);
         self.calls += 1;
         let tally = &mut self.tally;
         tally.shapes[shape.index()] += 1;
@@ -841,11 +698,8 @@ fn ten_thousand_random_calls_from_two_threads_are_all_exact_and_leak_nothing() {
 
     let mut tally = Tally::default();
     for worker in &workers {
-        assert_eq!(worker.calls, PHASES * CALLS_PER_THREAD_PER_PHASE);
         tally.add(&worker.tally);
     }
-    let calls = tally.results + tally.overflow_errors + tally.divide_by_zero_errors;
-    assert_eq!(calls, CALLS, "every call was checked");
     eprintln!(
         "pool of {} cases built in {pool_time:.1?} ({} live); {CALLS} calls in {calls_time:.1?}: \
          {tally:?}\nlive after each phase of 1,000 calls: {live_after_phase:?}\n\
