@@ -404,8 +404,10 @@ fn drive<W: Work, O: Stored>(
     out.reserve_exact(frame.len);
     let (mut lhs_slots, mut rhs_slots, mut out_slots) =
         (block_slots(), block_slots(), block_slots());
-    repeat(lhs, &mut lhs_slots);
-    repeat(rhs, &mut rhs_slots);
+    // Short calls fill only the rows they have.
+    let rows = BLOCK.min(frame.len);
+    repeat(lhs, &mut lhs_slots[..rows]);
+    repeat(rhs, &mut rhs_slots[..rows]);
     let mut failures = FailureMasks::new(frame);
     for start in (0..frame.len).step_by(BLOCK) {
         let len = BLOCK.min(frame.len - start);

@@ -1,9 +1,10 @@
 //! The native integer types decimal values are stored in.
 //!
 //! [`Storage`] is sealed: the six types of arrow-rs decimal buffers (`i8` …
-//! `i128`, arrow's `i256`). What the kernels need of them (loading into a work
-//! type, storing back, measuring magnitudes, reading as 64-bit words) lives
-//! in the crate-private supertrait [`Stored`].
+//! `i128`, arrow's `i256`). What the kernels need of them lives in
+//! crate-private traits: [`Sealed`] (the width, a column or output vector of
+//! the type) and [`Stored`] (loading into a work type, storing back,
+//! measuring magnitudes, reading as 64-bit words).
 
 use arrow_buffer::{ArrowNativeType, i256};
 
