@@ -64,6 +64,19 @@ pub(crate) trait RowKernel<W: Work> {
 }
 
 /// What to do when a row fails.
+///
+/// ```
+/// use decimal_kernels_native::{Frame, Input, OverflowPolicy, Output, Policies, SumSpec, add};
+/// let (a, b) = ([90i64, 5], [20i64, 5]);
+/// let null = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
+/// let frame = Frame::new(2).with_policies(null);
+/// // decimal(2, 0) results: 110 overflows and becomes null, 10 stays.
+/// let out: Output<i8> =
+///     add(Input::array(&a[..]), Input::array(&b[..]), &SumSpec::new(0, 0, 2), &frame)?;
+/// assert!(out.nulls.as_ref().is_some_and(|n| n.is_null(0) && n.is_valid(1)));
+/// assert_eq!(out.values[1], 10);
+/// # Ok::<(), decimal_kernels_native::KernelError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum OverflowPolicy {
     /// Fail the whole call, naming the first failing row.
@@ -183,6 +196,19 @@ impl<'a> Frame<'a> {
 }
 
 /// A kernel's result: values for every row and the final validity.
+///
+/// ```
+/// use arrow_buffer::NullBuffer;
+/// use decimal_kernels_native::{Frame, Input, Output, SumSpec, sub};
+/// let (a, b) = ([7i32, 0], [2i32, 0]);
+/// let nulls = NullBuffer::from(vec![true, false]);
+/// let frame = Frame::new(2).with_nulls(Some(&nulls));
+/// let out: Output<i32> =
+///     sub(Input::array(&a[..]), Input::array(&b[..]), &SumSpec::new(0, 0, 9), &frame)?;
+/// assert_eq!(out.values[0], 5);
+/// assert_eq!(out.nulls, Some(nulls)); // row 1 stays null; its value is arbitrary
+/// # Ok::<(), decimal_kernels_native::KernelError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Output<S: Storage> {
     /// One value per row (arbitrary under null rows).

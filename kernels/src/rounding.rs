@@ -9,6 +9,18 @@
 use crate::work::Work;
 
 /// How an inexact result is rounded to the result scale.
+///
+/// ```
+/// use decimal_kernels_native::{DivSpec, Frame, Input, Output, RoundingMode, div};
+/// // -5 / 2 = -2.5 at scale 0 under each mode.
+/// let modes = RoundingMode::ALL.map(|mode| {
+///     let spec = DivSpec::new(0, mode, 9);
+///     let out: Output<i32> = div(Input::scalar(-5i8), Input::scalar(2i8), &spec, &Frame::new(1)).unwrap();
+///     out.values[0]
+/// });
+/// // TowardZero, HalfUp, HalfEven, Floor, Ceiling.
+/// assert_eq!(modes, [-2, -3, -2, -3, -2]);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RoundingMode {
     /// Drop the digits (truncate): 2.5 → 2, -2.5 → -2.
