@@ -223,7 +223,7 @@ pub(crate) fn output<S: Storage>(
     result_precision: u8,
     body: impl FnOnce(Sink<'_>) -> Result<Option<NullBuffer>, KernelError>,
 ) -> Result<Output<S>, KernelError> {
-    let max_precision = S::storage_width(TOKEN).max_precision();
+    let max_precision = S::max_precision(TOKEN);
     if result_precision > max_precision {
         return Err(KernelError::StorageTooNarrow { result_precision, max_precision });
     }

@@ -12,7 +12,8 @@ use core::mem::MaybeUninit;
 
 use arrow_buffer::{ScalarBuffer, i256};
 
-use crate::storage::{Storage, Stored, TOKEN, Width};
+use crate::plan::WorkWidth;
+use crate::storage::{Storage, Stored, TOKEN};
 use crate::work::Work;
 
 /// A column of stored decimal integers, borrowed, in any storage width.
@@ -84,14 +85,12 @@ impl Column<'_> {
         self.len() == 0
     }
 
-    pub(crate) fn width(&self) -> Width {
+    /// The narrowest work type holding every value of the column's type.
+    pub(crate) fn native_work(&self) -> WorkWidth {
         match self {
-            Self::I8(_) => Width::I8,
-            Self::I16(_) => Width::I16,
-            Self::I32(_) => Width::I32,
-            Self::I64(_) => Width::I64,
-            Self::I128(_) => Width::I128,
-            Self::I256(_) => Width::I256,
+            Self::I8(_) | Self::I16(_) | Self::I32(_) | Self::I64(_) => WorkWidth::I64,
+            Self::I128(_) => WorkWidth::I128,
+            Self::I256(_) => WorkWidth::I256,
         }
     }
 
@@ -262,18 +261,18 @@ impl<'a> Input<'a> {
         }
     }
 
-    /// The storage width the operand's values come in (a single value's: the
-    /// narrowest holding it).
-    pub(crate) fn width(&self) -> Width {
+    /// The narrowest work type holding every value of the operand's storage
+    /// type (a single value's: of the narrowest native integer holding it).
+    pub(crate) fn native_work(&self) -> WorkWidth {
         match self.values {
-            Values::Array(column) => column.width(),
-            Values::Scalar(value) => {
-                let bits = i256::magnitude_bits(&[value]);
-                [Width::I8, Width::I16, Width::I32, Width::I64, Width::I128]
-                    .into_iter()
-                    .find(|w| bits < 8 * width_bytes(*w))
-                    .unwrap_or(Width::I256)
-            }
+            Values::Array(column) => column.native_work(),
+            // `|v| < 2^bits` from the one's complement: a value fits `iN`
+            // exactly when `bits <= N`.
+            Values::Scalar(value) => match i256::magnitude_bits(&[value]) {
+                0..=64 => WorkWidth::I64,
+                65..=128 => WorkWidth::I128,
+                _ => WorkWidth::I256,
+            },
         }
     }
 
@@ -291,17 +290,5 @@ impl<'a> Input<'a> {
             Values::Scalar(value) => Some(W::from_i256(value)),
             Values::Array(_) => None,
         }
-    }
-}
-
-/// Bytes per value of a width.
-fn width_bytes(width: Width) -> u32 {
-    match width {
-        Width::I8 => 1,
-        Width::I16 => 2,
-        Width::I32 => 4,
-        Width::I64 => 8,
-        Width::I128 => 16,
-        Width::I256 => 32,
     }
 }

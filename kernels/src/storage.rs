@@ -2,8 +2,8 @@
 //!
 //! [`Storage`] is sealed: the six types of arrow-rs decimal buffers (`i8` …
 //! `i128`, arrow's `i256`). What the kernels need of them lives in
-//! crate-private traits: [`Sealed`] (the width, a column or output vector of
-//! the type) and [`Stored`] (loading into a work type, storing back,
+//! crate-private traits: [`Sealed`] (the digits it holds, a column or output
+//! vector of the type) and [`Stored`] (loading into a work type, storing back,
 //! measuring magnitudes, reading as 64-bit words).
 
 use arrow_buffer::{ArrowNativeType, i256};
@@ -31,8 +31,8 @@ pub(crate) mod sealed {
     /// neither implement it nor call it: every item takes a [`Token`], which
     /// only this crate can make.
     pub trait Sealed: Sized + Copy {
-        /// The storage width.
-        fn storage_width(token: Token) -> super::Width;
+        /// The most digits every value of the type holds.
+        fn max_precision(token: Token) -> u8;
         /// A column of these values.
         fn column(values: &[Self], token: Token) -> super::Column<'_>;
         /// An output vector of these values.
@@ -50,47 +50,6 @@ pub(crate) use sealed::{Sealed, Token};
 
 /// The token for calls into [`Sealed`].
 pub(crate) const TOKEN: Token = Token(());
-
-/// The storage widths, narrowest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Width {
-    /// `i8`.
-    I8,
-    /// `i16`.
-    I16,
-    /// `i32`.
-    I32,
-    /// `i64`.
-    I64,
-    /// `i128`.
-    I128,
-    /// arrow's `i256`.
-    I256,
-}
-
-impl Width {
-    /// The most digits every value of this width can hold.
-    pub(crate) fn max_precision(self) -> u8 {
-        match self {
-            Self::I8 => 2,
-            Self::I16 => 4,
-            Self::I32 => 9,
-            Self::I64 => 18,
-            Self::I128 => 38,
-            Self::I256 => 76,
-        }
-    }
-
-    /// The narrowest work type holding every value of this width.
-    pub(crate) fn native_work(self) -> crate::plan::WorkWidth {
-        use crate::plan::WorkWidth;
-        match self {
-            Self::I8 | Self::I16 | Self::I32 | Self::I64 => WorkWidth::I64,
-            Self::I128 => WorkWidth::I128,
-            Self::I256 => WorkWidth::I256,
-        }
-    }
-}
 
 /// How stored values meet work types: loaded (wrapping when the work type is
 /// narrower, which the plan allows only for values known to fit), stored
@@ -126,10 +85,10 @@ pub(crate) trait Stored: Sealed + ArrowNativeType {
 }
 
 macro_rules! small_storage {
-    ($($t:ty => $width:ident),*) => {$(
+    ($($t:ty => $width:ident $digits:literal),*) => {$(
         impl Sealed for $t {
-            fn storage_width(_: Token) -> Width {
-                Width::$width
+            fn max_precision(_: Token) -> u8 {
+                $digits
             }
             fn column(values: &[Self], _: Token) -> Column<'_> {
                 Column::$width(values)
@@ -176,11 +135,11 @@ macro_rules! small_storage {
         }
     )*};
 }
-small_storage!(i8 => I8, i16 => I16, i32 => I32, i64 => I64);
+small_storage!(i8 => I8 2, i16 => I16 4, i32 => I32 9, i64 => I64 18);
 
 impl Sealed for i128 {
-    fn storage_width(_: Token) -> Width {
-        Width::I128
+    fn max_precision(_: Token) -> u8 {
+        38
     }
     fn column(values: &[Self], _: Token) -> Column<'_> {
         Column::I128(values)
@@ -238,8 +197,8 @@ impl Stored for i128 {
 }
 
 impl Sealed for i256 {
-    fn storage_width(_: Token) -> Width {
-        Width::I256
+    fn max_precision(_: Token) -> u8 {
+        76
     }
     fn column(values: &[Self], _: Token) -> Column<'_> {
         Column::I256(values)
