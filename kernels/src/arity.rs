@@ -28,7 +28,7 @@ use core::mem::MaybeUninit;
 
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, ScalarBuffer};
 
-use crate::column::{Input, Sink, Values, initialized, store};
+use crate::column::{Column, Input, Sink, Values, initialized, store};
 use crate::storage::{Storage, Stored, TOKEN};
 use crate::work::Work;
 
@@ -241,6 +241,15 @@ pub(crate) fn output<S: Storage>(
 pub(crate) unsafe trait BlockKernel<W: Work> {
     /// Computes `out[i]` from `a[i]` and `b[i]`; returns the OR of the flags.
     fn block(&self, a: &[W], b: &[W], out: &mut [MaybeUninit<W>]) -> u8;
+    /// The same over `i128` values read and written as their 64-bit words,
+    /// for work type `i64` (`None` for any other): money in `Decimal128`
+    /// columns, computed without a conversion pass.
+    fn block_of_words(
+        &self,
+        a: &[[u64; 2]],
+        b: &[[u64; 2]],
+        out: &mut [MaybeUninit<[u64; 2]>],
+    ) -> Option<u8>;
     /// One row's result and flags.
     fn row(&self, a: W, b: W) -> (W, u8);
 }
@@ -251,11 +260,20 @@ struct Rows<W: Work, K: RowKernel<W>, C> {
     copies: PhantomData<C>,
 }
 
-// SAFETY: both copies run `block_loop`, which writes every slot of `out`
-// when the three slices have the same length (the zip visits each slot).
+// SAFETY: both copies run `block_loop` (or `words_loop`), which writes every
+// slot of `out` when the three slices have the same length (the zip visits
+// each slot).
 unsafe impl<W: Work, K: RowKernel<W>, C: Copies> BlockKernel<W> for Rows<W, K, C> {
     fn block(&self, a: &[W], b: &[W], out: &mut [MaybeUninit<W>]) -> u8 {
         C::block::<W, K>(a, b, out, &self.constants)
+    }
+    fn block_of_words(
+        &self,
+        a: &[[u64; 2]],
+        b: &[[u64; 2]],
+        out: &mut [MaybeUninit<[u64; 2]>],
+    ) -> Option<u8> {
+        W::block_of_words::<K, C>(a, b, out, &self.constants)
     }
     fn row(&self, a: W, b: W) -> (W, u8) {
         K::apply(a, b, &self.constants)
@@ -280,12 +298,38 @@ fn block_loop<W: Work, K: RowKernel<W>>(
     any
 }
 
+/// Computes one block of `i128` values in `i64` with `K`, reading and
+/// writing their 64-bit words: the compiler loads and deinterleaves whole
+/// vectors, and only the low word of each operand is used.
+#[inline(always)]
+fn words_loop<K: RowKernel<i64>>(
+    a: &[[u64; 2]],
+    b: &[[u64; 2]],
+    out: &mut [MaybeUninit<[u64; 2]>],
+    c: &K::Constants,
+) -> u8 {
+    let mut any = 0;
+    for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        let (r, flags) = K::apply(i128::load_words(x), i128::load_words(y), c);
+        any |= flags;
+        slot.write(i128::store_words(r));
+    }
+    any
+}
+
 /// Which compiled copies of a kernel's loop a call can use.
-trait Copies: 'static {
+pub(crate) trait Copies: 'static {
     fn block<W: Work, K: RowKernel<W>>(
         a: &[W],
         b: &[W],
         out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8;
+
+    fn words_block<K: RowKernel<i64>>(
+        a: &[[u64; 2]],
+        b: &[[u64; 2]],
+        out: &mut [MaybeUninit<[u64; 2]>],
         c: &K::Constants,
     ) -> u8;
 }
@@ -302,6 +346,16 @@ impl Copies for Portable {
         c: &K::Constants,
     ) -> u8 {
         block_loop::<W, K>(a, b, out, c)
+    }
+
+    #[inline(never)]
+    fn words_block<K: RowKernel<i64>>(
+        a: &[[u64; 2]],
+        b: &[[u64; 2]],
+        out: &mut [MaybeUninit<[u64; 2]>],
+        c: &K::Constants,
+    ) -> u8 {
+        words_loop::<K>(a, b, out, c)
     }
 }
 
@@ -324,6 +378,22 @@ impl Copies for Multiversioned {
             return unsafe { avx512::block::<W, K>(a, b, out, c) };
         }
         Portable::block::<W, K>(a, b, out, c)
+    }
+
+    #[inline(always)]
+    fn words_block<K: RowKernel<i64>>(
+        a: &[[u64; 2]],
+        b: &[[u64; 2]],
+        out: &mut [MaybeUninit<[u64; 2]>],
+        c: &K::Constants,
+    ) -> u8 {
+        #[cfg(target_arch = "x86_64")]
+        if avx512::available() {
+            // SAFETY: `available` has just checked at run time that this CPU
+            // supports every feature the function is compiled with.
+            return unsafe { avx512::words_block::<K>(a, b, out, c) };
+        }
+        Portable::words_block::<K>(a, b, out, c)
     }
 }
 
@@ -365,6 +435,9 @@ fn launch<W: Work>(
 ) -> Result<Option<NullBuffer>, KernelError> {
     frame.check(lhs, rhs)?;
     match sink {
+        Sink::I128(out) if W::COMPUTES_I128_WORDS && i128_words(lhs, rhs).is_some() => {
+            drive_words(lhs, rhs, kernel, frame, out)
+        }
         Sink::I8(out) => drive(lhs, rhs, kernel, frame, out),
         Sink::I16(out) => drive(lhs, rhs, kernel, frame, out),
         Sink::I32(out) => drive(lhs, rhs, kernel, frame, out),
@@ -386,6 +459,15 @@ const CHUNK: usize = 64;
 /// `i256` work (16 KiB each), and a block that fails is recomputed row by
 /// row at most once.
 const BLOCK: usize = 512;
+
+/// Rows per block in work type `W`: [`BLOCK`], fewer for wide types, so that
+/// the blocks of a call (two operands, converted, and the result) stay
+/// within the first-level cache: 8 KiB each.
+const fn block_rows<W>() -> usize {
+    let rows = 8192 / size_of::<W>();
+    let rows = if rows > BLOCK { BLOCK } else { rows };
+    if rows < CHUNK { CHUNK } else { rows / CHUNK * CHUNK }
+}
 
 /// Uninitialized slots for one block.
 fn block_slots<W>() -> [MaybeUninit<W>; BLOCK] {
@@ -431,12 +513,13 @@ fn drive<W: Work, O: Stored>(
     let (mut lhs_slots, mut rhs_slots, mut out_slots) =
         (block_slots(), block_slots(), block_slots());
     // Short calls fill only the rows they have.
-    let rows = BLOCK.min(frame.len);
+    let block = block_rows::<W>();
+    let rows = block.min(frame.len);
     repeat(lhs, &mut lhs_slots[..rows]);
     repeat(rhs, &mut rhs_slots[..rows]);
     let mut failures = FailureMasks::new(frame);
-    for start in (0..frame.len).step_by(BLOCK) {
-        let len = BLOCK.min(frame.len - start);
+    for start in (0..frame.len).step_by(block) {
+        let len = block.min(frame.len - start);
         let a = operand_rows(lhs, start, len, &mut lhs_slots);
         let b = operand_rows(rhs, start, len, &mut rhs_slots);
         let short = [a.len(), b.len()].into_iter().find(|&l| l != len);
@@ -445,41 +528,123 @@ fn drive<W: Work, O: Stored>(
             // treated as written when it was not.
             return Err(KernelError::LengthMismatch { expected: len, actual: short });
         }
-        let any = match W::output_vec(O::sink(out, TOKEN)) {
-            Some(same) => {
-                let any = kernel.block(a, b, &mut same.spare_capacity_mut()[..len]);
-                // SAFETY: the kernel wrote all `len` slots (`BlockKernel`'s
-                // contract, with `a`, `b` and the slots all `len` long), which
-                // directly follow the vector's initialized elements.
-                unsafe { same.set_len(same.len() + len) };
-                any
-            }
+        let spare = &mut out.spare_capacity_mut()[..len];
+        let any = match W::output_slots(O::slots(spare, TOKEN)) {
+            Some(slots) => kernel.block(a, b, slots),
             None => {
                 let slots = &mut out_slots[..len];
                 let any = kernel.block(a, b, slots);
                 store::<O, W>(initialized(slots), &mut out.spare_capacity_mut()[..len]);
-                // SAFETY: `store` wrote all `len` slots (it zips `len` values
-                // with `len` slots), which directly follow the vector's
-                // initialized elements.
-                unsafe { out.set_len(out.len() + len) };
                 any
             }
         };
+        // SAFETY: all `len` slots after the vector's initialized elements
+        // were written: by the kernel in place (`BlockKernel`'s contract,
+        // with `a`, `b` and the slots all `len` long) or by `store` (which
+        // zips `len` values with `len` slots).
+        unsafe { out.set_len(out.len() + len) };
         if any != 0 {
             // Rare: rebuild this block's masks row by row.
             for chunk in (0..len).step_by(CHUNK) {
                 let rows = CHUNK.min(len - chunk);
-                let (mut overflow, mut divide_by_zero) = (0u64, 0u64);
-                for (bit, (&x, &y)) in a[chunk..].iter().zip(&b[chunk..]).take(rows).enumerate() {
-                    let (_, flags) = kernel.row(x, y);
-                    overflow |= u64::from(flags & OVERFLOW != 0) << bit;
-                    divide_by_zero |= u64::from(flags & DIVIDE_BY_ZERO != 0) << bit;
-                }
+                let pairs = a[chunk..].iter().zip(&b[chunk..]).take(rows);
+                let (overflow, divide_by_zero) =
+                    chunk_masks(pairs.map(|(&x, &y)| kernel.row(x, y)));
                 failures.record((start + chunk) / CHUNK, rows, overflow, divide_by_zero)?;
             }
         }
     }
     Ok(failures.finish())
+}
+
+/// The operands as `i128` columns (a single value counting as one), if
+/// both are and at least one is a column.
+fn i128_words<'a>(lhs: &Input<'a>, rhs: &Input<'a>) -> Option<(Option<&'a [i128]>, Option<&'a [i128]>)> {
+    let side = |input: &Input<'a>| match input.values {
+        Values::Array(Column::I128(values)) => Some(Some(values)),
+        Values::Scalar(_) => Some(None),
+        Values::Array(_) => None,
+    };
+    match (side(lhs)?, side(rhs)?) {
+        (None, None) => None,
+        sides => Some(sides),
+    }
+}
+
+/// [`drive`] for `i128` operands and output computed in `i64`
+/// ([`BlockKernel::block_of_words`]): no conversion pass.
+#[inline(never)]
+fn drive_words<W: Work>(
+    lhs: &Input<'_>,
+    rhs: &Input<'_>,
+    kernel: &dyn BlockKernel<W>,
+    frame: &Frame<'_>,
+    out: &mut Vec<i128>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    let Some((lhs_column, rhs_column)) = i128_words(lhs, rhs) else {
+        return drive(lhs, rhs, kernel, frame, out);
+    };
+    out.clear();
+    out.reserve_exact(frame.len);
+    let rows = BLOCK.min(frame.len);
+    let repeated = |input: &Input<'_>| {
+        let value = input.scalar_value::<i128>().unwrap_or(0);
+        i128::store_words(value)
+    };
+    let (lhs_repeated, rhs_repeated) = ([repeated(lhs); BLOCK], [repeated(rhs); BLOCK]);
+    let mut failures = FailureMasks::new(frame);
+    for start in (0..frame.len).step_by(rows.max(1)) {
+        let len = rows.min(frame.len - start);
+        let a = block_words(lhs_column, &lhs_repeated, start, len);
+        let b = block_words(rhs_column, &rhs_repeated, start, len);
+        if let Some(short) = [a.len(), b.len()].into_iter().find(|&l| l != len) {
+            return Err(KernelError::LengthMismatch { expected: len, actual: short });
+        }
+        let slots = i128::word_slots(&mut out.spare_capacity_mut()[..len]);
+        let Some(any) = kernel.block_of_words(a, b, slots) else {
+            // Not an `i64` kernel: the general loop, from the start.
+            return drive(lhs, rhs, kernel, frame, out);
+        };
+        // SAFETY: the kernel wrote all `len` slots (`BlockKernel`'s contract,
+        // with `a`, `b` and the slots all `len` long), which directly follow
+        // the vector's initialized elements.
+        unsafe { out.set_len(out.len() + len) };
+        if any != 0 {
+            for chunk in (0..len).step_by(CHUNK) {
+                let rows = CHUNK.min(len - chunk);
+                let pairs = a[chunk..].iter().zip(&b[chunk..]).take(rows);
+                let (overflow, divide_by_zero) = chunk_masks(pairs.map(|(&x, &y)| {
+                    kernel.row(i128::load_words(x), i128::load_words(y))
+                }));
+                failures.record((start + chunk) / CHUNK, rows, overflow, divide_by_zero)?;
+            }
+        }
+    }
+    Ok(failures.finish())
+}
+
+/// Rows `start..start + len` of an `i128` column as words, or of a single
+/// value repeated.
+fn block_words<'s>(
+    column: Option<&'s [i128]>,
+    repeated: &'s [[u64; 2]; BLOCK],
+    start: usize,
+    len: usize,
+) -> &'s [[u64; 2]] {
+    match column {
+        Some(values) => i128::as_words(values.get(start..start + len).unwrap_or_default()),
+        None => repeated.get(..len).unwrap_or_default(),
+    }
+}
+
+/// The overflow and division-by-zero masks of one chunk's row outcomes.
+fn chunk_masks<W>(outcomes: impl Iterator<Item = (W, u8)>) -> (u64, u64) {
+    outcomes.enumerate().fold((0, 0), |(overflow, divide_by_zero), (bit, (_, flags))| {
+        (
+            overflow | u64::from(flags & OVERFLOW != 0) << bit,
+            divide_by_zero | u64::from(flags & DIVIDE_BY_ZERO != 0) << bit,
+        )
+    })
 }
 
 /// [`Stored::magnitude_bits`] of a column, in the AVX-512 copy on a CPU that
@@ -542,6 +707,17 @@ pub(crate) mod avx512 {
         c: &K::Constants,
     ) -> u8 {
         super::block_loop::<W, K>(a, b, out, c)
+    }
+
+    /// The words loop compiled with AVX-512.
+    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
+    pub(super) fn words_block<K: RowKernel<i64>>(
+        a: &[[u64; 2]],
+        b: &[[u64; 2]],
+        out: &mut [MaybeUninit<[u64; 2]>],
+        c: &K::Constants,
+    ) -> u8 {
+        super::words_loop::<K>(a, b, out, c)
     }
 }
 

@@ -192,6 +192,23 @@ pub enum Sink<'a> {
     I256(&'a mut Vec<i256>),
 }
 
+/// Output slots of one storage type, for one block.
+#[derive(Debug)]
+pub enum Slots<'a> {
+    /// `i8` slots.
+    I8(&'a mut [MaybeUninit<i8>]),
+    /// `i16` slots.
+    I16(&'a mut [MaybeUninit<i16>]),
+    /// `i32` slots.
+    I32(&'a mut [MaybeUninit<i32>]),
+    /// `i64` slots.
+    I64(&'a mut [MaybeUninit<i64>]),
+    /// `i128` slots.
+    I128(&'a mut [MaybeUninit<i128>]),
+    /// arrow's `i256` slots.
+    I256(&'a mut [MaybeUninit<i256>]),
+}
+
 /// One operand of a kernel call: a column, or one value for every row, and
 /// what is known of the size of its values.
 ///

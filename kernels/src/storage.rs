@@ -10,7 +10,7 @@ use arrow_buffer::{ArrowNativeType, i256};
 
 use core::mem::MaybeUninit;
 
-use crate::column::{Column, Sink};
+use crate::column::{Column, Sink, Slots};
 use crate::work::Work;
 
 /// A native integer type decimal values are stored in: `i8`, `i16`, `i32`,
@@ -37,6 +37,11 @@ pub(crate) mod sealed {
         fn column(values: &[Self], token: Token) -> super::Column<'_>;
         /// An output vector of these values.
         fn sink(values: &mut Vec<Self>, token: Token) -> super::Sink<'_>;
+        /// Output slots of these values.
+        fn slots(
+            slots: &mut [core::mem::MaybeUninit<Self>],
+            token: Token,
+        ) -> super::Slots<'_>;
         /// The value widened to arrow's `i256`.
         fn widened(self, token: Token) -> arrow_buffer::i256;
     }
@@ -96,6 +101,9 @@ macro_rules! small_storage {
             fn sink(values: &mut Vec<Self>, _: Token) -> Sink<'_> {
                 Sink::$width(values)
             }
+            fn slots(slots: &mut [MaybeUninit<Self>], _: Token) -> Slots<'_> {
+                Slots::$width(slots)
+            }
             fn widened(self, _: Token) -> i256 {
                 i256::from_i128(self.into())
             }
@@ -146,6 +154,9 @@ impl Sealed for i128 {
     }
     fn sink(values: &mut Vec<Self>, _: Token) -> Sink<'_> {
         Sink::I128(values)
+    }
+    fn slots(slots: &mut [MaybeUninit<Self>], _: Token) -> Slots<'_> {
+        Slots::I128(slots)
     }
     fn widened(self, _: Token) -> i256 {
         i256::from_i128(self)
@@ -205,6 +216,9 @@ impl Sealed for i256 {
     }
     fn sink(values: &mut Vec<Self>, _: Token) -> Sink<'_> {
         Sink::I256(values)
+    }
+    fn slots(slots: &mut [MaybeUninit<Self>], _: Token) -> Slots<'_> {
+        Slots::I256(slots)
     }
     fn widened(self, _: Token) -> i256 {
         self
@@ -284,7 +298,7 @@ fn i256_words([a, b, c, d]: [u64; 4]) -> [u64; 4] {
 /// # Safety
 /// Every bit pattern of a `T` must be a valid `U`.
 #[inline(always)]
-unsafe fn cast_slice<T, U>(values: &[T]) -> &[U] {
+pub(crate) unsafe fn cast_slice<T, U>(values: &[T]) -> &[U] {
     const { assert!(size_of::<T>() == size_of::<U>() && align_of::<U>() <= align_of::<T>()) };
     // SAFETY: same size and no stricter alignment (checked above), so the
     // memory of `values` holds exactly `values.len()` aligned `U`s, valid by
@@ -299,7 +313,7 @@ unsafe fn cast_slice<T, U>(values: &[T]) -> &[U] {
 /// Every bit pattern of a `U` must be a valid `T` (what is written through
 /// the view is later read as `T`).
 #[inline(always)]
-unsafe fn cast_slice_mut<T, U>(slots: &mut [MaybeUninit<T>]) -> &mut [MaybeUninit<U>] {
+pub(crate) unsafe fn cast_slice_mut<T, U>(slots: &mut [MaybeUninit<T>]) -> &mut [MaybeUninit<U>] {
     const { assert!(size_of::<T>() == size_of::<U>() && align_of::<U>() <= align_of::<T>()) };
     // SAFETY: as in `cast_slice`; the view borrows `slots` exclusively.
     unsafe { core::slice::from_raw_parts_mut(slots.as_mut_ptr().cast(), slots.len()) }

@@ -11,7 +11,11 @@
 use arrow_buffer::i256;
 use ethnum::I256;
 
-use crate::column::{Column, Sink};
+use core::mem::MaybeUninit;
+
+use crate::arity::{Copies, RowKernel};
+use crate::column::{Column, Slots};
+use crate::storage::{cast_slice, cast_slice_mut};
 use crate::magic::{Magic64, Magic128};
 use crate::wide::I512;
 
@@ -87,11 +91,28 @@ pub trait Work: Copy + PartialEq + PartialOrd + core::fmt::Debug + Send + Sync +
         None
     }
 
-    /// The output vector when it holds this very type: results are then
-    /// written in place.
+    /// Output slots as slots of this type when the output is stored with
+    /// its memory layout: results are then written in place.
     #[inline(always)]
-    fn output_vec(sink: Sink<'_>) -> Option<&mut Vec<Self>> {
-        let _ = sink;
+    fn output_slots(slots: Slots<'_>) -> Option<&mut [MaybeUninit<Self>]> {
+        let _ = slots;
+        None
+    }
+
+    /// Whether this type computes `i128` values read as words
+    /// ([`block_of_words`](Self::block_of_words)): `i64` only.
+    const COMPUTES_I128_WORDS: bool = false;
+
+    /// Kernel `K`'s block over `i128` words, in this type: `None` but for
+    /// `i64`.
+    #[inline(always)]
+    fn block_of_words<K: RowKernel<Self>, C: Copies>(
+        a: &[[u64; 2]],
+        b: &[[u64; 2]],
+        out: &mut [MaybeUninit<[u64; 2]>],
+        constants: &K::Constants,
+    ) -> Option<u8> {
+        let _ = (a, b, out, constants);
         None
     }
 
@@ -190,6 +211,17 @@ impl Work for i64 {
     }
     wrapping_work_arith!();
 
+    const COMPUTES_I128_WORDS: bool = true;
+    #[inline(always)]
+    fn block_of_words<K: RowKernel<Self>, C: Copies>(
+        a: &[[u64; 2]],
+        b: &[[u64; 2]],
+        out: &mut [MaybeUninit<[u64; 2]>],
+        constants: &K::Constants,
+    ) -> Option<u8> {
+        Some(C::words_block::<K>(a, b, out, constants))
+    }
+
     #[inline(always)]
     fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
         match *column {
@@ -198,9 +230,9 @@ impl Work for i64 {
         }
     }
     #[inline(always)]
-    fn output_vec(sink: Sink<'_>) -> Option<&mut Vec<Self>> {
-        match sink {
-            Sink::I64(values) => Some(values),
+    fn output_slots(slots: Slots<'_>) -> Option<&mut [MaybeUninit<Self>]> {
+        match slots {
+            Slots::I64(slots) => Some(slots),
             _ => None,
         }
     }
@@ -259,9 +291,9 @@ impl Work for i128 {
         }
     }
     #[inline(always)]
-    fn output_vec(sink: Sink<'_>) -> Option<&mut Vec<Self>> {
-        match sink {
-            Sink::I128(values) => Some(values),
+    fn output_slots(slots: Slots<'_>) -> Option<&mut [MaybeUninit<Self>]> {
+        match slots {
+            Slots::I128(slots) => Some(slots),
             _ => None,
         }
     }
@@ -311,6 +343,31 @@ impl Work for I256 {
         I256::new(10).wrapping_pow(k)
     }
     wrapping_work_arith!();
+
+    #[inline(always)]
+    fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
+        match *column {
+            Column::I256(values) if cfg!(target_endian = "little") => {
+                // SAFETY: on little-endian targets arrow's `i256` (`repr(C)`,
+                // low `u128` then high `i128`) and ethnum's `I256` (two
+                // `i128` words, least significant first) are the same 32
+                // bytes, and every bit pattern is valid for both.
+                Some(unsafe { cast_slice(values) })
+            }
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn output_slots(slots: Slots<'_>) -> Option<&mut [MaybeUninit<Self>]> {
+        match slots {
+            Slots::I256(slots) if cfg!(target_endian = "little") => {
+                // SAFETY: as in `from_column`: the same memory image, so a
+                // slot written as `I256` holds the `i256` of the same value.
+                Some(unsafe { cast_slice_mut(slots) })
+            }
+            _ => None,
+        }
+    }
 
     // A multiply-high constant would need 512-bit products; ethnum's division
     // serves a fixed divisor as well.
@@ -430,6 +487,25 @@ mod tests {
         for v in [i256::MIN, i256::MAX, i256::ZERO, i256::MINUS_ONE, i256::from_i128(i128::MIN)] {
             assert_eq!(ethnum_to_i256(i256_to_ethnum(v)), v);
             assert_eq!(I512::from_i256(i256_to_ethnum(v)).wrapping_to_i256(), i256_to_ethnum(v));
+        }
+    }
+
+    #[test]
+    fn wide_columns_read_in_place_equal_converted_ones() {
+        let values = [i256::MIN, i256::MAX, i256::ZERO, i256::MINUS_ONE, i256::from_i128(-7)];
+        let column = Column::I256(&values);
+        if let Some(in_place) = I256::from_column(&column) {
+            let converted: Vec<I256> = values.iter().map(|&v| i256_to_ethnum(v)).collect();
+            assert_eq!(in_place, &converted[..]);
+        }
+        let mut out = Vec::<i256>::with_capacity(values.len());
+        if let Some(slots) = I256::output_slots(Slots::I256(out.spare_capacity_mut())) {
+            for (slot, &v) in slots.iter_mut().zip(&values) {
+                slot.write(i256_to_ethnum(v));
+            }
+            // SAFETY: every slot was written just above.
+            unsafe { out.set_len(values.len()) };
+            assert_eq!(out, values);
         }
     }
 
