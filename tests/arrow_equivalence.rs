@@ -12,6 +12,8 @@
 
 #![cfg(feature = "arrow")]
 
+include!("support/arrow_crates.rs");
+
 use std::sync::Arc;
 
 use arrow_array::types::{Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type};
@@ -254,6 +256,7 @@ fn compare(op: BinaryOp, width: Width, lhs: &Side, rhs: &Side, tally: &mut Tally
         BinaryOp::Sub => (decimal_kernels::arrow::sub, arrow_arith::numeric::sub),
         BinaryOp::Mul => (decimal_kernels::arrow::mul, arrow_arith::numeric::mul),
         BinaryOp::Div => (decimal_kernels::arrow::div, arrow_arith::numeric::div),
+        other => panic!("no Arrow operator for {other}: add it here"),
     };
     let (l, r) = (lhs.datum(), rhs.datum());
     let got = ours(l.as_ref(), r.as_ref());

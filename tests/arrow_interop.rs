@@ -5,6 +5,8 @@
 
 #![cfg(feature = "arrow")]
 
+include!("support/arrow_crates.rs");
+
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;

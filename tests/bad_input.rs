@@ -8,6 +8,8 @@
 //!
 //! The README's "Bad input" table is backed by these cases.
 
+include!("support/arrow_crates.rs");
+
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalNative, DecimalScalar,
@@ -62,6 +64,7 @@ fn run<'a>(
         BinaryOp::Sub => decimal_kernels::sub(lhs, rhs, options),
         BinaryOp::Mul => decimal_kernels::mul(lhs, rhs, options),
         BinaryOp::Div => decimal_kernels::div(lhs, rhs, options),
+        other => panic!("no named function for {other}: add it here"),
     };
     let result = binary(op, lhs, rhs, options);
     assert_eq!(by_name, result, "{op} by name and by `binary`");
@@ -797,6 +800,7 @@ mod arrow {
             BinaryOp::Sub => sub,
             BinaryOp::Mul => mul,
             BinaryOp::Div => div,
+            other => panic!("no Arrow operator for {other}: add it here"),
         }
     }
 

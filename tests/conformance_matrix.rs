@@ -10,6 +10,8 @@
 //! rows, which rows the `Null` policies null, rounding of ties, and results
 //! whose intermediates do not fit the storage.
 
+include!("support/arrow_crates.rs");
+
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,

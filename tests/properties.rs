@@ -11,6 +11,8 @@
 //! 4. unchecked columns holding anything (native minimum and maximum, values
 //!    beyond the precision) never panic and compute as the integers they are.
 
+include!("support/arrow_crates.rs");
+
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalNative, DecimalScalar,
