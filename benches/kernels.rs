@@ -12,6 +12,8 @@
 //!
 //! `DK_BENCH_QUICK=1` keeps only the 8,192-row, no-null cases.
 
+include!("../tests/support/arrow_crates.rs");
+
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -155,6 +157,7 @@ fn arrow_op(
         BinaryOp::Sub => numeric::sub,
         BinaryOp::Mul => numeric::mul,
         BinaryOp::Div => numeric::div,
+        other => panic!("arrow-arith has no kernel for {other}"),
     }
 }
 

@@ -1,12 +1,17 @@
 //! A first look at the crate: two generated columns of a million rows,
 //! prices `decimal(12,2)` and quantities `decimal(10,3)`, their product, a tax
-//! rounded half-up, and a division, with a few rows printed and the speed of
-//! each operation.
+//! rounded half-up, and a division, then the same product on Arrow
+//! `Decimal128` arrays beside arrow-arith's, with a few rows printed and the
+//! speed of each operation.
 //!
 //! Run with `cargo run --release --example quickstart`.
 
+include!("../tests/support/arrow_crates.rs");
+
+use std::error::Error;
 use std::time::Instant;
 
+use arrow_array::{Array, ArrayRef};
 use arrow_buffer::{NullBuffer, ScalarBuffer};
 use decimal_kernels::{
     ArithmeticOptions, DecimalArray, DecimalError, DecimalScalar, DecimalType, RoundingMode,
@@ -35,41 +40,67 @@ fn column(dtype: DecimalType, max: u64, seed: u64) -> Result<DecimalArray, Decim
     DecimalArray::try_new(dtype, ScalarBuffer::from(values), Some(nulls))
 }
 
-/// Runs `op`, printing its result type and speed.
-fn timed(
+/// Runs `op` twice (the first run warms the caches and the allocator) and
+/// prints the speed of the second and its result type, `kind`; only `op` is
+/// timed.
+fn timed<T, E>(
     name: &str,
-    op: impl Fn() -> Result<DecimalArray, DecimalError>,
-) -> Result<DecimalArray, DecimalError> {
-    op()?; // warm the caches and the allocator
+    op: impl Fn() -> Result<T, E>,
+    kind: impl Fn(&T) -> String,
+) -> Result<T, E> {
+    op()?;
     let start = Instant::now();
     let result = op()?;
     let seconds = start.elapsed().as_secs_f64();
     println!(
-        "{name:<34} -> {:<15} {:>7.1} M rows/s ({:.2} ns/row)",
-        result.dtype().to_string(),
+        "{name:<38} -> {:<19} {:>7.1} M rows/s ({:.2} ns/row)",
+        kind(&result),
         ROWS as f64 / seconds / 1e6,
         seconds * 1e9 / ROWS as f64
     );
     Ok(result)
 }
 
-fn main() -> Result<(), DecimalError> {
+fn main() -> Result<(), Box<dyn Error>> {
     let prices = column(DecimalType::try_new(12, 2)?, 9_999_999, 7)?; // up to 99,999.99 (stored in cents)
     let quantities = column(DecimalType::try_new(10, 3)?, 500_000, 11)?; // up to 500.000
     let tax_rate = DecimalScalar::parse(DecimalType::try_new(5, 4)?, "0.0825")?;
 
+    // FixedPoint, the default profile, keeps the operands' scale: decimal(p1,s1)
+    // op decimal(p2,s2) has scale s = max(s1, s2) and precision
+    // max(p1 - s1, p2 - s2) + s (at most 76), so the amount is decimal(13,3);
+    // digits beyond s are rounded (toward zero unless `with_rounding` says
+    // otherwise), and results are stored at the narrowest width that holds them.
+    // For arrow-rs's result types and values instead (a product at scale
+    // s1 + s2, a quotient at s1 + 4, truncated), choose `Semantics::Arrow` with
+    // `ArithmeticOptions::arrow(width)`, or call `decimal_kernels::arrow::{add,
+    // sub, mul, div}` on Arrow arrays, which use it.
     let fixed = ArithmeticOptions::fixed_point();
     let half_up = fixed.with_rounding(RoundingMode::HalfUp);
-    let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
+    let dtype = |a: &DecimalArray| a.dtype().to_string();
 
     println!("{ROWS} rows: prices {}, quantities {}\n", prices.dtype(), quantities.dtype());
-    let amount = timed("amount = price * quantity", || mul(&prices, &quantities, &fixed))?;
-    let tax = timed("tax = amount * 0.0825 (half up)", || mul(&amount, &tax_rate, &half_up))?;
-    let unit = timed("unit = amount / quantity", || div(&amount, &quantities, &half_up))?;
-    let wide = prices.with_width(StorageWidth::I128)?;
-    let arrow_amount = timed("price * quantity (Arrow Decimal128)", || {
-        mul(&wide, &quantities.with_width(StorageWidth::I128)?, &arrow)
-    })?;
+    let amount = timed("amount = price * quantity", || mul(&prices, &quantities, &fixed), dtype)?;
+    let tax =
+        timed("tax = amount * 0.0825 (half up)", || mul(&amount, &tax_rate, &half_up), dtype)?;
+    let unit = timed("unit = amount / quantity", || div(&amount, &quantities, &half_up), dtype)?;
+
+    // The same columns as Arrow Decimal128 arrays (widened once, untimed).
+    let arrow_prices = prices.with_width(StorageWidth::I128)?.to_arrow();
+    let arrow_quantities = quantities.with_width(StorageWidth::I128)?.to_arrow();
+    let arrow_type = |a: &ArrayRef| a.data_type().to_string();
+    let ours = timed(
+        "price * quantity (arrow::mul)",
+        || decimal_kernels::arrow::mul(&arrow_prices, &arrow_quantities),
+        arrow_type,
+    )?;
+    let theirs = timed(
+        "price * quantity (arrow-arith)",
+        || arrow_arith::numeric::mul(&arrow_prices, &arrow_quantities),
+        arrow_type,
+    )?;
+    assert_eq!(ours.to_data(), theirs.to_data(), "the same type and values as arrow-arith");
+    let arrow_amount = DecimalArray::from_arrow(&ours)?;
 
     println!(
         "\n{:>10} {:>10} {:>14} {:>12} {:>12} {:>20}",

@@ -9,6 +9,15 @@ use crate::text;
 use crate::types::{DecimalType, StorageWidth};
 
 /// A column's stored integers, in one of the six native widths.
+///
+/// ```
+/// use decimal_kernels::{DecimalArray, DecimalType, DecimalValues};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(4, 2)?, &[Some("-1.25"), None])?;
+/// let DecimalValues::I16(stored) = a.values() else { panic!("decimal(4,2) is stored as i16") };
+/// assert_eq!(stored[0], -125);
+/// assert_eq!(a.values().get(0).map(|v| v.to_string()), Some("-125".into())); // widened to i256
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum DecimalValues {
     /// `i8` storage.
@@ -149,6 +158,17 @@ mod sealed {
 
 /// A native type decimal values can be stored in: `i8`, `i16`, `i32`, `i64`,
 /// `i128`, `i256`.
+///
+/// ```
+/// use decimal_kernels::{DecimalArray, DecimalNative, DecimalType, StorageWidth};
+/// fn column<T: DecimalNative>(values: Vec<T>) -> Result<DecimalArray, decimal_kernels::DecimalError> {
+///     DecimalArray::try_new(DecimalType::try_new(2, 1)?, values.into(), None)
+/// }
+/// assert_eq!(column(vec![15_i8])?.width(), StorageWidth::I8);
+/// assert_eq!(column(vec![15_i64])?.width(), i64::WIDTH);
+/// assert_eq!(column(vec![15_i64])?.to_strs(), [Some("1.5".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
 pub trait DecimalNative: Storage + sealed::Sealed {
     /// Its width.
     const WIDTH: StorageWidth;

@@ -13,13 +13,24 @@
 //!   [`ArrowError::DivideByZero`] for the first failing row, a null row where
 //!   either side is null.
 //!
+//! - [`result_data_type`] plans a result's Arrow type from the operands' Arrow
+//!   types under any profile; [`DecimalScalar::from_arrow`] reads an Arrow
+//!   scalar; a [`DecimalError`] converts into an [`ArrowError`], so `?` works in
+//!   functions returning Arrow's error.
+//!
 //! Two deliberate differences from `arrow_arith::numeric`: a result is checked
 //! against its result precision (arrow can return a value beyond the precision
 //! its type declares; here that is an overflow), and a result that fits is
 //! returned even where arrow fails on an intermediate (`10^k`, or an operand
 //! scaled by it, overflowing the native width).
 //!
+//! The arrow-rs major is the one selected by the crate's feature, `arrow_60`
+//! (the default) or `arrow_59`; an application enables the one its own arrow
+//! crates have, and a fresh lock file then holds a single arrow version.
+//!
 //! ```
+//! # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+//! # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
 //! use arrow_array::{Array, Decimal128Array, Scalar};
 //! use arrow_schema::DataType;
 //! use decimal_kernels::{DecimalArray, arrow};
@@ -52,9 +63,11 @@ use crate::array::{DecimalArray, DecimalValues};
 use crate::dispatch::{Operand, binary};
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp};
+use crate::profile::{result_type, result_width};
 use crate::scalar::DecimalScalar;
 use crate::types::{DecimalType, StorageWidth};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
 impl DecimalArray {
     /// The decimals of an Arrow `Decimal32`, `Decimal64`, `Decimal128` or
     /// `Decimal256` array, sharing its values buffer and validity (a slice
@@ -65,6 +78,7 @@ impl DecimalArray {
     /// values exactly as the integers they are.
     ///
     /// ```
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
     /// use arrow_array::{Array, Decimal64Array};
     /// use decimal_kernels::{DecimalArray, StorageWidth};
     /// let arrow = Decimal64Array::from(vec![Some(150), None]).with_precision_and_scale(12, 2)?;
@@ -99,6 +113,7 @@ impl DecimalArray {
     /// validity; `i8` and `i16` storage is widened to `Decimal32` (a copy).
     ///
     /// ```
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
     /// use arrow_schema::DataType;
     /// use decimal_kernels::{DecimalArray, DecimalType};
     /// let a = DecimalArray::from_strs(DecimalType::try_new(10, 2)?, &[Some("1.50"), None])?;
@@ -130,6 +145,76 @@ impl DecimalArray {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
+impl DecimalScalar {
+    /// The value of an Arrow scalar: a [`Scalar`](arrow_array::Scalar), or
+    /// any [`Datum`] marked as a scalar, of a decimal type; null when its row
+    /// is null.
+    ///
+    /// As with [`DecimalArray::from_arrow`], the value is kept as stored, not
+    /// checked against the precision.
+    ///
+    /// ```
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+    /// use arrow_array::{Decimal128Array, Scalar};
+    /// use decimal_kernels::{DecimalScalar, DecimalType};
+    /// let rate = Scalar::new(Decimal128Array::from(vec![825]).with_precision_and_scale(5, 4)?);
+    /// let rate = DecimalScalar::from_arrow(&rate)?;
+    /// assert_eq!((rate.dtype(), rate.to_string()), (DecimalType::try_new(5, 4)?, "0.0825".into()));
+    /// let null = Scalar::new(Decimal128Array::new_null(1).with_precision_and_scale(5, 4)?);
+    /// assert!(DecimalScalar::from_arrow(&null)?.is_null());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`DecimalError::NotScalar`] for an array, or a datum marked as a scalar
+    /// without exactly one row; otherwise as [`DecimalArray::from_arrow`].
+    pub fn from_arrow(datum: &dyn Datum) -> Result<Self, DecimalError> {
+        let (array, is_scalar) = datum.get();
+        if !is_scalar || array.len() != 1 {
+            return Err(DecimalError::NotScalar { is_scalar, rows: array.len() });
+        }
+        let decimals = DecimalArray::from_arrow(array)?;
+        // One row, so row 0 exists.
+        Ok(decimals.scalar(0).unwrap_or_else(|| DecimalScalar::null(decimals.dtype())))
+    }
+}
+
+/// An Arrow error carrying this crate's message, in the variant arrow-rs uses
+/// for the same failure: `ArithmeticOverflow`, `DivideByZero` (which carries no
+/// message, so the row is dropped), `ComputeError` for operands of different
+/// lengths, `ParseError`, and `InvalidArgumentError` for everything else. So
+/// `?` works on this crate's results in functions returning `ArrowError`.
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+/// use arrow_schema::ArrowError;
+/// use decimal_kernels::{DecimalScalar, DecimalType};
+///
+/// fn parse_price(text: &str) -> Result<DecimalScalar, ArrowError> {
+///     Ok(DecimalScalar::parse(DecimalType::try_new(10, 2)?, text)?)
+/// }
+///
+/// assert_eq!(parse_price("12.50")?.to_string(), "12.50");
+/// let err = parse_price("12.505").unwrap_err();
+/// assert!(matches!(err, ArrowError::ParseError(_)), "{err}");
+/// assert!(err.to_string().contains("cannot parse \"12.505\" at row 0 as decimal(10,2)"), "{err}");
+/// # Ok::<(), ArrowError>(())
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
+impl From<DecimalError> for ArrowError {
+    fn from(error: DecimalError) -> Self {
+        let message = error.to_string();
+        match error {
+            DecimalError::Overflow { .. } => Self::ArithmeticOverflow(message),
+            DecimalError::DivideByZero { .. } => Self::DivideByZero,
+            DecimalError::LengthMismatch { .. } => Self::ComputeError(message),
+            DecimalError::Parse { .. } => Self::ParseError(message),
+            _ => Self::InvalidArgumentError(message),
+        }
+    }
+}
+
 /// The values buffer of a decimal array of Arrow type `T` (shared).
 fn values<T: ArrowPrimitiveType>(
     array: &dyn Array,
@@ -154,6 +239,7 @@ fn primitive<T: ArrowPrimitiveType>(
 /// The decimal type and storage width of an Arrow decimal type.
 ///
 /// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
 /// use arrow_schema::DataType;
 /// use decimal_kernels::{arrow, StorageWidth};
 /// let (t, width) = arrow::decimal_type(&DataType::Decimal128(10, 2))?;
@@ -182,6 +268,7 @@ pub fn decimal_type(data_type: &DataType) -> Result<(DecimalType, StorageWidth),
 /// narrower than `dtype` needs).
 ///
 /// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
 /// use arrow_schema::DataType;
 /// use decimal_kernels::{arrow, DecimalType, StorageWidth};
 /// let t = DecimalType::try_new(4, 1)?;
@@ -200,8 +287,62 @@ pub fn data_type(dtype: DecimalType, width: StorageWidth) -> DataType {
     }
 }
 
+/// The Arrow type of `lhs op rhs` for operands of Arrow decimal types `lhs`
+/// and `rhs` under `options`: the profile's [`result_type`]
+/// at the profile's storage width, as [`binary`] and
+/// [`DecimalArray::to_arrow`] return it. Only the operands' precisions and
+/// scales matter, not their Arrow widths.
+///
+/// For [`add`], [`sub`], [`mul`] and [`div`] (operands of one Arrow width),
+/// pass [`ArithmeticOptions::arrow`] at that width.
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+/// use arrow_schema::DataType;
+/// use decimal_kernels::{arrow, ArithmeticOptions, BinaryOp, StorageWidth};
+/// let (price, qty) = (DataType::Decimal64(12, 2), DataType::Decimal64(10, 3));
+/// // FixedPoint: the larger scale, stored at the narrowest width for it.
+/// let fixed = ArithmeticOptions::fixed_point();
+/// let t = arrow::result_data_type(BinaryOp::Mul, &price, &qty, &fixed)?;
+/// assert_eq!(t, DataType::Decimal64(13, 3));
+/// // As `arrow::mul` (and `arrow_arith::numeric::mul`) on Decimal64 arrays.
+/// let arrow_profile = ArithmeticOptions::arrow(StorageWidth::I64);
+/// let t = arrow::result_data_type(BinaryOp::Mul, &price, &qty, &arrow_profile)?;
+/// assert_eq!(t, DataType::Decimal64(18, 5));
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`decimal_type`] for either operand type, and as
+/// [`result_type`].
+pub fn result_data_type(
+    op: BinaryOp,
+    lhs: &DataType,
+    rhs: &DataType,
+    options: &ArithmeticOptions,
+) -> Result<DataType, DecimalError> {
+    let (lhs, _) = decimal_type(lhs)?;
+    let (rhs, _) = decimal_type(rhs)?;
+    let result = result_type(op, lhs, rhs, options)?;
+    Ok(data_type(result, result_width(result, options)))
+}
+
 /// `lhs + rhs` as `arrow_arith::numeric::add` on decimals (see the
 /// [module](self) docs for the two differences).
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// use arrow_array::{Array, Decimal64Array};
+/// use decimal_kernels::arrow;
+/// let a = Decimal64Array::from(vec![Some(150), None]).with_precision_and_scale(10, 2)?;
+/// let b = Decimal64Array::from(vec![Some(25), Some(1)]).with_precision_and_scale(5, 1)?;
+/// let sum = arrow::add(&a, &b)?;
+/// let sum = sum.as_any().downcast_ref::<Decimal64Array>().expect("Decimal64");
+/// assert_eq!((sum.precision(), sum.scale()), (11, 2));
+/// assert_eq!(sum.value(0), 400); // 1.50 + 2.5 = 4.00
+/// assert!(sum.is_null(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// # Errors
 /// [`ArrowError::InvalidArgumentError`] unless both sides are decimals of one
@@ -215,6 +356,20 @@ pub fn add(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
 
 /// `lhs - rhs` as `arrow_arith::numeric::sub` on decimals.
 ///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// use arrow_array::{Array, Decimal32Array, Scalar};
+/// use decimal_kernels::arrow;
+/// let a = Decimal32Array::from(vec![100, 5]).with_precision_and_scale(4, 2)?;
+/// let one = Scalar::new(Decimal32Array::from(vec![100]).with_precision_and_scale(4, 2)?);
+/// // A scalar on either side; Decimal32(5, 2) as arrow-arith gives.
+/// let diff = arrow::sub(&one, &a)?;
+/// let diff = diff.as_any().downcast_ref::<Decimal32Array>().expect("Decimal32");
+/// assert_eq!(diff.values().to_vec(), [0, 95]);
+/// assert_eq!((diff.precision(), diff.scale()), (5, 2));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// As [`add`].
 pub fn sub(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
@@ -224,6 +379,21 @@ pub fn sub(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
 /// `lhs * rhs` as `arrow_arith::numeric::mul` on decimals (result scale
 /// `s1 + s2`, a type error beyond the width's maximum scale).
 ///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+/// use arrow_array::{Array, Decimal128Array};
+/// use arrow_schema::{ArrowError, DataType};
+/// use decimal_kernels::arrow;
+/// let a = Decimal128Array::from(vec![125]).with_precision_and_scale(10, 2)?;
+/// let product = arrow::mul(&a, &a)?;
+/// assert_eq!(product.data_type(), &DataType::Decimal128(21, 4));
+/// // Scale 20 + 20 is beyond Decimal128's 38: a type error, as in arrow-arith.
+/// let fine = Decimal128Array::from(vec![1]).with_precision_and_scale(38, 20)?;
+/// assert!(matches!(arrow::mul(&fine, &fine), Err(ArrowError::InvalidArgumentError(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// As [`add`].
 pub fn mul(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
@@ -232,6 +402,23 @@ pub fn mul(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
 
 /// `lhs / rhs` as `arrow_arith::numeric::div` on decimals (result scale
 /// `min(s1 + 4, max)`, truncated).
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+/// use arrow_array::{Array, Decimal128Array};
+/// use arrow_schema::ArrowError;
+/// use decimal_kernels::arrow;
+/// let a = Decimal128Array::from(vec![200, -200]).with_precision_and_scale(10, 2)?;
+/// let b = Decimal128Array::from(vec![300, 300]).with_precision_and_scale(10, 2)?;
+/// let q = arrow::div(&a, &b)?;
+/// let q = q.as_any().downcast_ref::<Decimal128Array>().expect("Decimal128");
+/// // Scale 2 + 4, truncated: 0.666666 and -0.666666.
+/// assert_eq!((q.scale(), q.values().to_vec()), (6, vec![666_666, -666_666]));
+/// let zero = Decimal128Array::from(vec![0, 1]).with_precision_and_scale(10, 2)?;
+/// assert!(matches!(arrow::div(&a, &zero), Err(ArrowError::DivideByZero)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// # Errors
 /// As [`add`], and [`ArrowError::DivideByZero`] for the first valid row whose
@@ -250,7 +437,7 @@ impl Side {
     /// The side for `array` (`is_scalar`: a one-row array standing for every
     /// row, null when it holds a null, as arrow reads it).
     fn new(array: &dyn Array, is_scalar: bool) -> Result<Self, ArrowError> {
-        let decimals = DecimalArray::from_arrow(array).map_err(invalid_argument)?;
+        let decimals = DecimalArray::from_arrow(array)?;
         if !is_scalar {
             return Ok(Self::Array(decimals));
         }
@@ -314,23 +501,26 @@ fn arithmetic(op: BinaryOp, lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef
                 r.text(row)
             )))
         }
-        Err(DecimalError::DivideByZero { .. }) => Err(ArrowError::DivideByZero),
         // arrow-arith's error for arrays of different lengths.
         Err(DecimalError::LengthMismatch { .. }) => Err(ArrowError::ComputeError(
             "Cannot perform a binary operation on arrays of different length".to_string(),
         )),
-        Err(e) => Err(invalid_argument(e)),
+        Err(e) => Err(e.into()),
     }
-}
-
-fn invalid_argument(error: DecimalError) -> ArrowError {
-    ArrowError::InvalidArgumentError(error.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow_array::{Decimal128Array, Int32Array, Scalar};
+    use arrow_array::{
+        Decimal32Array, Decimal64Array, Decimal128Array, Decimal256Array, Int32Array, Scalar,
+    };
+    use arrow_buffer::i256;
+    use rstest::rstest;
+
+    fn t(p: u8, s: i8) -> DecimalType {
+        DecimalType::try_new(p, s).unwrap()
+    }
 
     #[test]
     fn non_decimal_arrays_are_rejected() {
@@ -364,5 +554,126 @@ mod tests {
         let null = Scalar::new(Decimal128Array::from(vec![None::<i128>]));
         let sum = add(&one, &null).unwrap();
         assert_eq!(sum.null_count(), 2);
+    }
+
+    /// The operand type pairs of the result-type checks: a result narrower
+    /// than 32 bits, mixed and negative scales, the widest of Decimal128 (whose
+    /// product scale Arrow rejects), and beyond it.
+    fn type_pairs() -> [(DecimalType, DecimalType); 5] {
+        [
+            (t(2, 1), t(2, 1)),
+            (t(9, 2), t(5, 3)),
+            (t(18, -2), t(4, 4)),
+            (t(38, 20), t(38, 20)),
+            (t(76, 0), t(1, 0)),
+        ]
+    }
+
+    /// The planned Arrow type is the type of what `binary` returns, converted
+    /// with `to_arrow`, and the planning fails exactly where `binary` does.
+    #[rstest]
+    fn result_data_type_is_the_type_binary_returns(
+        #[values(BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div)] op: BinaryOp,
+        #[values(
+            ArithmeticOptions::fixed_point(),
+            ArithmeticOptions::arrow(StorageWidth::I32),
+            ArithmeticOptions::arrow(StorageWidth::I64),
+            ArithmeticOptions::arrow(StorageWidth::I128),
+            ArithmeticOptions::arrow(StorageWidth::I256)
+        )]
+        options: ArithmeticOptions,
+    ) {
+        for (lhs, rhs) in type_pairs() {
+            let empty = |dtype| DecimalArray::from_strs(dtype, &[]).unwrap();
+            let computed = binary(op, &empty(lhs), &empty(rhs), &options)
+                .map(|result| result.to_arrow().data_type().clone());
+            let (l, r) = (data_type(lhs, lhs.storage_width()), data_type(rhs, rhs.storage_width()));
+            assert_eq!(result_data_type(op, &l, &r, &options), computed, "{lhs} {op} {rhs}");
+        }
+    }
+
+    #[test]
+    fn result_data_type_of_a_non_decimal_is_an_error() {
+        let options = ArithmeticOptions::default();
+        let err = result_data_type(BinaryOp::Add, &DataType::Int32, &DataType::Int32, &options);
+        assert_eq!(err, Err(DecimalError::NotDecimal { data_type: "Int32".into() }));
+    }
+
+    /// Each error becomes the Arrow variant arrow-rs uses for it, carrying
+    /// this crate's message where the variant carries one.
+    #[rstest]
+    #[case::overflow(
+        DecimalError::Overflow { row: 3, result_type: t(5, 2) },
+        ArrowError::ArithmeticOverflow
+    )]
+    #[case::divide_by_zero(DecimalError::DivideByZero { row: 3 }, |_| ArrowError::DivideByZero)]
+    #[case::length_mismatch(
+        DecimalError::LengthMismatch { expected: 2, actual: 3 },
+        ArrowError::ComputeError
+    )]
+    #[case::parse(
+        DecimalError::Parse { row: 0, text: "1.x".into(), dtype: t(5, 2), reason: "not a digit" },
+        ArrowError::ParseError
+    )]
+    #[case::invalid_type(
+        DecimalError::InvalidType { precision: 0, scale: 0 },
+        ArrowError::InvalidArgumentError
+    )]
+    #[case::not_decimal(
+        DecimalError::NotDecimal { data_type: "Utf8".into() },
+        ArrowError::InvalidArgumentError
+    )]
+    fn decimal_errors_become_arrow_errors(
+        #[case] error: DecimalError,
+        #[case] variant: fn(String) -> ArrowError,
+    ) {
+        let want = variant(error.to_string());
+        assert_eq!(format!("{:?}", ArrowError::from(error)), format!("{want:?}"));
+    }
+
+    fn scalar<A: Array + 'static>(array: A) -> Scalar<ArrayRef> {
+        Scalar::new(Arc::new(array) as ArrayRef)
+    }
+
+    /// Every Arrow decimal width, and a value beyond its precision (kept as
+    /// stored, as `DecimalArray::from_arrow` keeps it).
+    #[rstest]
+    #[case::decimal32(scalar(Decimal32Array::from(vec![-5]).with_precision_and_scale(3, 1).unwrap()), t(3, 1), -5)]
+    #[case::decimal64(scalar(Decimal64Array::from(vec![7]).with_precision_and_scale(12, -2).unwrap()), t(12, -2), 7)]
+    #[case::decimal128(scalar(Decimal128Array::from(vec![825]).with_precision_and_scale(5, 4).unwrap()), t(5, 4), 825)]
+    #[case::decimal256(scalar(Decimal256Array::from(vec![i256::from_i128(-1)]).with_precision_and_scale(50, 0).unwrap()), t(50, 0), -1)]
+    #[case::beyond_precision(scalar(Decimal128Array::from(vec![12_345]).with_precision_and_scale(2, 0).unwrap()), t(2, 0), 12_345)]
+    fn scalar_from_arrow(
+        #[case] datum: Scalar<ArrayRef>,
+        #[case] dtype: DecimalType,
+        #[case] stored: i128,
+    ) {
+        let got = DecimalScalar::from_arrow(&datum).unwrap();
+        assert_eq!((got.dtype(), got.value()), (dtype, Some(i256::from_i128(stored))));
+    }
+
+    #[test]
+    fn null_scalar_from_arrow_is_null() {
+        let null = scalar(Decimal64Array::new_null(1).with_precision_and_scale(10, 2).unwrap());
+        assert_eq!(DecimalScalar::from_arrow(&null), Ok(DecimalScalar::null(t(10, 2))));
+    }
+
+    #[rstest]
+    #[case::one_row_array(Box::new(Decimal128Array::from(vec![1])), false, 1)]
+    #[case::longer_array(Box::new(Decimal128Array::from(vec![1, 2, 3])), false, 3)]
+    #[case::empty_scalar(Box::new(EmptyScalar(Decimal128Array::from(Vec::<i128>::new()))), true, 0)]
+    fn scalar_from_arrow_needs_a_scalar(
+        #[case] datum: Box<dyn Datum>,
+        #[case] is_scalar: bool,
+        #[case] rows: usize,
+    ) {
+        let err = DecimalScalar::from_arrow(datum.as_ref());
+        assert_eq!(err, Err(DecimalError::NotScalar { is_scalar, rows }));
+    }
+
+    #[test]
+    fn scalar_from_arrow_needs_a_decimal() {
+        let err = DecimalScalar::from_arrow(&scalar(Int32Array::from(vec![1])));
+        assert_eq!(err, Err(DecimalError::NotDecimal { data_type: "Int32".into() }));
     }
 }

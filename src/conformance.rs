@@ -1,10 +1,10 @@
 //! Holding a kernel to the reference, row by row.
 //!
-//! [`reference`] computes what any implementation of `docs/semantics.md` must
+//! [`reference()`] computes what any implementation of `docs/semantics.md` must
 //! return for a call, row by row with exact big integers; [`compare`] sets an actual
 //! result beside it and reports every row that differs with its inputs, the
 //! expected and the actual outcome. An engine can run its own kernels through
-//! [`check_kernel`] on its own data, or fuzz them with [`fuzz`].
+//! [`check_kernel`] on its own data.
 //!
 //! ```
 //! use decimal_kernels::{conformance, mul, ArithmeticOptions, BinaryOp, DecimalArray, DecimalType};
@@ -17,6 +17,10 @@
 //! # Ok::<(), decimal_kernels::DecimalError>(())
 //! ```
 
+// The byte decoder behind the fuzz targets (`fuzz/`) and the corpus replay
+// test: a tool of this repository, not a stable API.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
 pub mod fuzz;
 
 use core::fmt;
@@ -106,7 +110,8 @@ fn text_of(operand: Operand<'_>, row: usize) -> String {
         .map_or_else(|| "NULL".into(), |v| text::format(&text::i256_to_bigint(v), scale))
 }
 
-/// One row on which a result differs from the reference.
+/// One row on which a result differs from the reference (see the example of
+/// [`ConformanceError`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
     /// The row.
@@ -122,6 +127,24 @@ pub struct Mismatch {
 }
 
 /// A result that does not conform: what differs, row by row.
+///
+/// ```
+/// use decimal_kernels::{binary, conformance, ArithmeticOptions, BinaryOp, DecimalArray, DecimalType, RoundingMode};
+/// let t = DecimalType::try_new(5, 2)?;
+/// let a = DecimalArray::from_strs(t, &[Some("2.00"), Some("3.00")])?;
+/// let b = DecimalArray::from_strs(t, &[Some("3.00"), Some("3.00")])?;
+/// let opts = ArithmeticOptions::default(); // rounds toward zero
+/// // A kernel that rounds half up whatever the options say.
+/// let half_up = opts.with_rounding(RoundingMode::HalfUp);
+/// let report = conformance::check_kernel(BinaryOp::Div, &a, &b, &opts, |op, l, r, _| {
+///     binary(op, l, r, &half_up)
+/// })
+/// .unwrap_err();
+/// assert_eq!(report.mismatch_count, 1);
+/// let row = &report.mismatches[0];
+/// assert_eq!((row.row, row.expected.as_str(), row.got.as_str()), (0, "0.66", "0.67"));
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConformanceError {
     /// The operator.

@@ -21,6 +21,20 @@ use crate::scalar::DecimalScalar;
 use crate::types::DecimalType;
 
 /// One side of an operation: a column or a single value broadcast to every row.
+///
+/// The operators take `impl Into<Operand>`, so `&DecimalArray` and
+/// `&DecimalScalar` can be passed as they are.
+///
+/// ```
+/// use decimal_kernels::{DecimalArray, DecimalScalar, DecimalType, Operand};
+/// let t = DecimalType::try_new(10, 2)?;
+/// let column = DecimalArray::from_strs(t, &[Some("1.50")])?;
+/// let one = DecimalScalar::parse(t, "1")?;
+/// let sides: [Operand<'_>; 2] = [(&column).into(), (&one).into()];
+/// assert!(matches!(sides[1], Operand::Scalar(s) if s.to_string() == "1.00"));
+/// assert!(sides.iter().all(|side| side.dtype() == t));
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub enum Operand<'a> {
     /// A column.

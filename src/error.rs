@@ -6,10 +6,36 @@ use crate::options::BinaryOp;
 use crate::types::{DecimalType, StorageWidth};
 
 /// Everything that can go wrong, each naming what was wrong.
+///
+/// New variants may be added, so a `match` needs a catch-all arm:
+///
+/// ```
+/// use decimal_kernels::{div, ArithmeticOptions, DecimalArray, DecimalError, DecimalType};
+/// let t = DecimalType::try_new(5, 2)?;
+/// let a = DecimalArray::from_strs(t, &[Some("1.00"), Some("2.00")])?;
+/// let b = DecimalArray::from_strs(t, &[Some("4.00"), Some("0.00")])?;
+/// let outcome = match div(&a, &b, &ArithmeticOptions::default()) {
+///     Ok(quotient) => format!("{:?}", quotient.to_strs()),
+///     Err(DecimalError::DivideByZero { row }) => format!("row {row} divides by zero"),
+///     Err(other) => format!("failed: {other}"),
+/// };
+/// assert_eq!(outcome, "row 1 divides by zero");
+/// # Ok::<(), DecimalError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecimalError {
     /// A precision outside `1..=76` or a scale outside `-76..=precision`.
+    ///
+    /// ```
+    /// use decimal_kernels::{DecimalError, DecimalType};
+    /// let err = DecimalType::try_new(5, 6).unwrap_err();
+    /// assert_eq!(err, DecimalError::InvalidType { precision: 5, scale: 6 });
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid decimal type decimal(5,6): precision must be 1..=76 and scale -76..=precision"
+    /// );
+    /// ```
     InvalidType {
         /// The precision asked for.
         precision: i32,
@@ -17,6 +43,16 @@ pub enum DecimalError {
         scale: i32,
     },
     /// A result exceeded its precision under the `Error` overflow policy.
+    ///
+    /// ```
+    /// use decimal_kernels::{add, ArithmeticOptions, DecimalArray, DecimalError, DecimalType};
+    /// let t = DecimalType::try_new(3, 0)?;
+    /// let a = DecimalArray::from_strs(t, &[Some("1"), Some("999")])?;
+    /// let err = add(&a, &a, &ArithmeticOptions::fixed_point()).unwrap_err();
+    /// assert_eq!(err, DecimalError::Overflow { row: 1, result_type: t });
+    /// assert_eq!(err.to_string(), "overflow at row 1: the result does not fit decimal(3,0)");
+    /// # Ok::<(), DecimalError>(())
+    /// ```
     Overflow {
         /// The first failing row (0 for a scalar).
         row: usize,
@@ -24,11 +60,32 @@ pub enum DecimalError {
         result_type: DecimalType,
     },
     /// A divisor was zero under the `Error` division-by-zero policy.
+    ///
+    /// ```
+    /// use decimal_kernels::{div, ArithmeticOptions, DecimalArray, DecimalError, DecimalScalar, DecimalType};
+    /// let t = DecimalType::try_new(5, 2)?;
+    /// let a = DecimalArray::from_strs(t, &[None, Some("1.00")])?;
+    /// let zero = DecimalScalar::parse(t, "0")?;
+    /// // Row 0 is null, so row 1 is the first to fail.
+    /// let err = div(&a, &zero, &ArithmeticOptions::default()).unwrap_err();
+    /// assert_eq!(err, DecimalError::DivideByZero { row: 1 });
+    /// # Ok::<(), DecimalError>(())
+    /// ```
     DivideByZero {
         /// The first failing row (0 for a scalar).
         row: usize,
     },
     /// Two operands, or values and validity, of different lengths.
+    ///
+    /// ```
+    /// use decimal_kernels::{sub, ArithmeticOptions, DecimalArray, DecimalError, DecimalType};
+    /// let t = DecimalType::try_new(5, 2)?;
+    /// let two = DecimalArray::from_strs(t, &[Some("1.00"), Some("2.00")])?;
+    /// let three = DecimalArray::from_strs(t, &[Some("1.00"), None, Some("3.00")])?;
+    /// let err = sub(&two, &three, &ArithmeticOptions::default()).unwrap_err();
+    /// assert_eq!(err, DecimalError::LengthMismatch { expected: 2, actual: 3 });
+    /// # Ok::<(), DecimalError>(())
+    /// ```
     LengthMismatch {
         /// The length required.
         expected: usize,
@@ -36,6 +93,14 @@ pub enum DecimalError {
         actual: usize,
     },
     /// A slice reaching past the end of an array.
+    ///
+    /// ```
+    /// use decimal_kernels::{DecimalArray, DecimalError, DecimalType};
+    /// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("1.00"); 4])?;
+    /// let err = a.slice(3, 2).unwrap_err();
+    /// assert_eq!(err, DecimalError::OutOfBounds { offset: 3, len: 2, array_len: 4 });
+    /// # Ok::<(), DecimalError>(())
+    /// ```
     OutOfBounds {
         /// The slice's first row.
         offset: usize,
@@ -45,6 +110,15 @@ pub enum DecimalError {
         array_len: usize,
     },
     /// Text that is not a decimal of the type.
+    ///
+    /// ```
+    /// use decimal_kernels::{DecimalArray, DecimalError, DecimalType};
+    /// let t = DecimalType::try_new(5, 2)?;
+    /// // Three fraction digits do not fit scale 2 (text is never rounded).
+    /// let err = DecimalArray::from_strs(t, &[Some("1.00"), Some("1.005")]).unwrap_err();
+    /// assert!(matches!(err, DecimalError::Parse { row: 1, ref text, .. } if text == "1.005"));
+    /// # Ok::<(), DecimalError>(())
+    /// ```
     Parse {
         /// Its row (0 for a scalar).
         row: usize,
@@ -56,6 +130,15 @@ pub enum DecimalError {
         reason: &'static str,
     },
     /// A stored value beyond its type's precision, or beyond a narrower storage.
+    ///
+    /// ```
+    /// use decimal_kernels::{DecimalError, DecimalScalar, DecimalType};
+    /// let t = DecimalType::try_new(2, 0)?;
+    /// let err = DecimalScalar::from_stored(t, 100_i32).unwrap_err();
+    /// assert_eq!(err, DecimalError::ValueOutOfRange { row: 0, value: "100".into(), dtype: t });
+    /// assert_eq!(err.to_string(), "stored value 100 at row 0 does not fit decimal(2,0)");
+    /// # Ok::<(), DecimalError>(())
+    /// ```
     ValueOutOfRange {
         /// Its row (0 for a scalar).
         row: usize,
@@ -65,6 +148,15 @@ pub enum DecimalError {
         dtype: DecimalType,
     },
     /// A storage width narrower than the type's precision needs.
+    ///
+    /// ```
+    /// use decimal_kernels::{DecimalArray, DecimalError, DecimalType, StorageWidth};
+    /// let t = DecimalType::try_new(3, 0)?;
+    /// // `i8` holds two digits, not three.
+    /// let err = DecimalArray::try_new(t, vec![1_i8, 2].into(), None).unwrap_err();
+    /// assert_eq!(err, DecimalError::StorageTooNarrow { dtype: t, width: StorageWidth::I8 });
+    /// # Ok::<(), DecimalError>(())
+    /// ```
     StorageTooNarrow {
         /// The type.
         dtype: DecimalType,
@@ -72,6 +164,16 @@ pub enum DecimalError {
         width: StorageWidth,
     },
     /// The profile has no result type for these operands.
+    ///
+    /// ```
+    /// use decimal_kernels::{result_type, ArithmeticOptions, BinaryOp, DecimalError, DecimalType, StorageWidth};
+    /// let t = DecimalType::try_new(38, 20)?;
+    /// // Arrow's product scale, 20 + 20, is beyond Decimal128's 38.
+    /// let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
+    /// let err = result_type(BinaryOp::Mul, t, t, &arrow).unwrap_err();
+    /// assert!(matches!(err, DecimalError::UnsupportedTypes { op: BinaryOp::Mul, .. }));
+    /// # Ok::<(), DecimalError>(())
+    /// ```
     UnsupportedTypes {
         /// The operator.
         op: BinaryOp,
@@ -83,9 +185,38 @@ pub enum DecimalError {
         reason: String,
     },
     /// An array that is not a decimal array (from the Arrow conversions).
+    ///
+    /// ```
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+    /// use arrow_array::Int32Array;
+    /// use decimal_kernels::{DecimalArray, DecimalError};
+    /// let err = DecimalArray::from_arrow(&Int32Array::from(vec![1, 2])).unwrap_err();
+    /// assert_eq!(err, DecimalError::NotDecimal { data_type: "Int32".into() });
+    /// ```
     NotDecimal {
         /// The array's data type, as text.
         data_type: String,
+    },
+    /// An Arrow datum that is not a scalar of one row (from
+    /// `DecimalScalar::from_arrow`).
+    ///
+    /// ```
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+    /// use arrow_array::Decimal128Array;
+    /// use decimal_kernels::{DecimalError, DecimalScalar};
+    /// let column = Decimal128Array::from(vec![150, 250]).with_precision_and_scale(5, 2)?;
+    /// let err = DecimalScalar::from_arrow(&column).unwrap_err();
+    /// assert_eq!(err, DecimalError::NotScalar { is_scalar: false, rows: 2 });
+    /// assert_eq!(err.to_string(), "expected an Arrow scalar, found an array of 2 rows");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    NotScalar {
+        /// Whether the datum is marked as a scalar (then it does not have
+        /// exactly one row: `Scalar::new` ensures one, a `Datum` of one's own
+        /// need not).
+        is_scalar: bool,
+        /// Its number of rows.
+        rows: usize,
     },
 }
 
@@ -123,6 +254,12 @@ impl fmt::Display for DecimalError {
             }
             Self::NotDecimal { data_type } => {
                 write!(f, "expected a decimal array, found {data_type}")
+            }
+            Self::NotScalar { is_scalar: false, rows } => {
+                write!(f, "expected an Arrow scalar, found an array of {rows} rows")
+            }
+            Self::NotScalar { is_scalar: true, rows } => {
+                write!(f, "expected an Arrow scalar of one row, found one of {rows} rows")
             }
         }
     }

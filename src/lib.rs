@@ -23,9 +23,35 @@
 //! assert_eq!(squared.to_strs(), vec![Some("0.03".into()), Some("0.03".into()), None]);
 //! # Ok::<(), decimal_kernels::DecimalError>(())
 //! ```
+//!
+//! # Features
+//!
+//! - `arrow_60` (default) or `arrow_59`: the arrow-rs major the crate builds
+//!   on. Either turns on the [`arrow`] module; with both on (as
+//!   `--all-features` does), 60 is used.
+//! - `fuzzing`: the byte decoder behind the fuzz targets; not part of the
+//!   stable API.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// Under `arrow_59` alone, the arrow 59 crates under their usual names
+// (`arrow_60` uses the dependencies of those names, and wins when both are on).
+#[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
+extern crate arrow_array_59 as arrow_array;
+#[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
+extern crate arrow_buffer_59 as arrow_buffer;
+#[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
+extern crate arrow_schema_59 as arrow_schema;
+
+#[cfg(not(any(feature = "arrow_59", feature = "arrow_60")))]
+compile_error!(
+    "decimal-kernels: no arrow-rs major selected; enable the feature `arrow_60` (the default) \
+     or `arrow_59`"
+);
 
 mod array;
 #[cfg(feature = "arrow")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
 pub mod arrow;
 pub mod conformance;
 mod dispatch;
@@ -47,6 +73,17 @@ pub use types::{DecimalType, MAX_PRECISION, StorageWidth};
 
 /// `lhs + rhs` row by row; see [`binary`].
 ///
+/// ```
+/// use decimal_kernels::{add, ArithmeticOptions, DecimalArray, DecimalScalar, DecimalType, OverflowPolicy};
+/// let t = DecimalType::try_new(5, 2)?;
+/// let a = DecimalArray::from_strs(t, &[Some("1.25"), None, Some("999.99")])?;
+/// let one = DecimalScalar::parse(t, "1")?;
+/// // FixedPoint: decimal(5,2) + decimal(5,2) is decimal(5,2).
+/// let sum = add(&a, &one, &ArithmeticOptions::default().with_on_overflow(OverflowPolicy::Null))?;
+/// assert_eq!(sum.to_strs(), [Some("2.25".into()), None, None]); // 1000.99 overflows: null
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
 /// # Errors
 /// As [`binary`].
 pub fn add<'a>(
@@ -58,6 +95,17 @@ pub fn add<'a>(
 }
 
 /// `lhs - rhs` row by row; see [`binary`].
+///
+/// ```
+/// use decimal_kernels::{sub, ArithmeticOptions, DecimalArray, DecimalType};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(6, 2)?, &[Some("10.00"), Some("0.50")])?;
+/// let b = DecimalArray::from_strs(DecimalType::try_new(4, 3)?, &[Some("0.125"), Some("1.000")])?;
+/// // Mixed scales: the result has the larger, decimal(7,3).
+/// let difference = sub(&a, &b, &ArithmeticOptions::default())?;
+/// assert_eq!(difference.dtype(), DecimalType::try_new(7, 3)?);
+/// assert_eq!(difference.to_strs(), [Some("9.875".into()), Some("-0.500".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
 ///
 /// # Errors
 /// As [`binary`].
@@ -71,6 +119,17 @@ pub fn sub<'a>(
 
 /// `lhs * rhs` row by row; see [`binary`].
 ///
+/// ```
+/// use decimal_kernels::{mul, ArithmeticOptions, DecimalArray, DecimalScalar, DecimalType, RoundingMode};
+/// let t = DecimalType::try_new(10, 2)?;
+/// let a = DecimalArray::from_strs(t, &[Some("0.05"), Some("-0.05")])?;
+/// let half = DecimalScalar::parse(t, "0.50")?;
+/// // 0.025 at scale 2 is a tie, rounded away from zero under HalfUp.
+/// let opts = ArithmeticOptions::default().with_rounding(RoundingMode::HalfUp);
+/// assert_eq!(mul(&a, &half, &opts)?.to_strs(), [Some("0.03".into()), Some("-0.03".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
 /// # Errors
 /// As [`binary`].
 pub fn mul<'a>(
@@ -83,6 +142,17 @@ pub fn mul<'a>(
 
 /// `lhs / rhs` row by row; see [`binary`].
 ///
+/// ```
+/// use decimal_kernels::{div, ArithmeticOptions, DecimalArray, DecimalType, OverflowPolicy};
+/// let t = DecimalType::try_new(10, 2)?;
+/// let a = DecimalArray::from_strs(t, &[Some("1.00"), Some("2.00")])?;
+/// let b = DecimalArray::from_strs(t, &[Some("3.00"), Some("0.00")])?;
+/// // Division by zero gives a null row under the Null policy.
+/// let opts = ArithmeticOptions::default().with_on_divide_by_zero(OverflowPolicy::Null);
+/// assert_eq!(div(&a, &b, &opts)?.to_strs(), [Some("0.33".into()), None]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
 /// # Errors
 /// As [`binary`].
 pub fn div<'a>(
@@ -93,7 +163,10 @@ pub fn div<'a>(
     binary(BinaryOp::Div, lhs, rhs, options)
 }
 
-/// The README's examples, compiled and run as doc tests.
-#[cfg(all(doctest, feature = "arrow"))]
+/// The README's examples, compiled and run as doc tests. Its Arrow example
+/// names the arrow crates as an application does, and only the arrow 60
+/// dependencies carry those names; the same example runs on both majors as
+/// the `arrow` module's doc test.
+#[cfg(all(doctest, feature = "arrow_60"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

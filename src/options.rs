@@ -7,7 +7,23 @@ pub use decimal_kernels_native::{OverflowPolicy, RoundingMode};
 use crate::types::StorageWidth;
 
 /// The four operators.
+///
+/// More may be added, so a `match` on one needs a catch-all arm.
+///
+/// ```
+/// use decimal_kernels::{binary, ArithmeticOptions, BinaryOp, DecimalArray, DecimalType};
+/// let t = DecimalType::try_new(5, 1)?;
+/// let a = DecimalArray::from_strs(t, &[Some("7.5")])?;
+/// let b = DecimalArray::from_strs(t, &[Some("2.5")])?;
+/// let opts = ArithmeticOptions::default();
+/// // FixedPoint keeps scale 1 and rounds toward zero: 7.5 * 2.5 = 18.75 -> 18.7.
+/// for (op, want) in BinaryOp::ALL.into_iter().zip(["10.0", "5.0", "18.7", "3.0"]) {
+///     assert_eq!(binary(op, &a, &b, &opts)?.to_strs(), [Some(want.to_string())], "7.5 {op} 2.5");
+/// }
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum BinaryOp {
     /// `+`
     Add,
@@ -38,8 +54,24 @@ impl fmt::Display for BinaryOp {
 /// Whose rules decide the result type (a profile).
 ///
 /// A profile is only a result-type rule plus defaults; the kernels are the
-/// same for all of them.
+/// same for all of them. More profiles may be added, so a `match` on one needs
+/// a catch-all arm.
+///
+/// ```
+/// use decimal_kernels::{mul, ArithmeticOptions, DecimalArray, DecimalType, Semantics, StorageWidth};
+/// let t = DecimalType::try_new(10, 2)?;
+/// let a = DecimalArray::from_strs(t, &[Some("1.25")])?;
+/// // FixedPoint keeps the operands' scale; Arrow adds the scales, as arrow-rs does.
+/// let fixed = ArithmeticOptions::fixed_point();
+/// let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
+/// assert_eq!(fixed.semantics(), Semantics::FixedPoint);
+/// assert_eq!(arrow.semantics(), Semantics::Arrow { width: StorageWidth::I128 });
+/// assert_eq!(mul(&a, &a, &fixed)?.to_strs(), [Some("1.56".into())]);
+/// assert_eq!(mul(&a, &a, &arrow)?.to_strs(), [Some("1.5625".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Semantics {
     /// Fixed-point arithmetic at the operands' shared scale: `s = max(s1, s2)`,
     /// `p = min(76, max(p1 - s1, p2 - s2) + s)`; results stored at the

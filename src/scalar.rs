@@ -4,6 +4,7 @@ use core::fmt;
 
 use arrow_buffer::i256;
 
+use crate::array::DecimalNative;
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
 use crate::profile::result_type;
@@ -50,11 +51,29 @@ impl DecimalScalar {
         Self { dtype, value: None }
     }
 
-    /// The value whose stored integer is `value`.
+    /// The value whose stored integer is `value`, of any native type (`i8`,
+    /// `i16`, `i32`, `i64`, `i128`, `i256`), checked against the precision.
+    ///
+    /// ```
+    /// use decimal_kernels::{DecimalScalar, DecimalType};
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_buffer_59 as arrow_buffer;
+    /// use arrow_buffer::i256;
+    /// let t = DecimalType::try_new(40, 3)?;
+    /// assert_eq!(DecimalScalar::from_stored(t, -1500_i16)?.to_string(), "-1.500");
+    /// let big = i256::from_i128(i128::MAX).wrapping_mul(i256::from_i128(10));
+    /// assert_eq!(DecimalScalar::from_stored(t, big)?.value(), Some(big));
+    /// // 2 digits do not hold 100.
+    /// assert!(DecimalScalar::from_stored(DecimalType::try_new(2, 0)?, 100_i8).is_err());
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
     ///
     /// # Errors
     /// [`DecimalError::ValueOutOfRange`] beyond the precision.
-    pub fn from_stored(dtype: DecimalType, value: i256) -> Result<Self, DecimalError> {
+    pub fn from_stored<T: DecimalNative>(
+        dtype: DecimalType,
+        value: T,
+    ) -> Result<Self, DecimalError> {
+        let value = value.to_i256();
         let limit = text::precision_limit(dtype.precision());
         let big = text::i256_to_bigint(value);
         if big > limit || big < -limit {

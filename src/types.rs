@@ -12,6 +12,20 @@ pub const MAX_PRECISION: u8 = 76;
 ///
 /// `1 <= p <= 76` and `-76 <= s <= p`; a negative scale means trailing integer
 /// zeros (`decimal(5,-2)` holds multiples of 100).
+///
+/// ```
+/// use decimal_kernels::{DecimalScalar, DecimalType, StorageWidth};
+/// let money = DecimalType::try_new(12, 2)?;
+/// assert_eq!((money.precision(), money.scale()), (12, 2));
+/// assert_eq!(money.to_string(), "decimal(12,2)");
+/// assert_eq!(money.storage_width(), StorageWidth::I64);
+/// // Stored integer 1234, scale 2: the value 12.34.
+/// assert_eq!(DecimalScalar::from_stored(money, 1234_i64)?.to_string(), "12.34");
+/// // Scale -2: stored integer 5 means 500.
+/// let hundreds = DecimalType::try_new(5, -2)?;
+/// assert_eq!(DecimalScalar::from_stored(hundreds, 5_i8)?.to_string(), "500");
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DecimalType {
     precision: u8,
@@ -68,6 +82,22 @@ impl fmt::Display for DecimalType {
 }
 
 /// The native integer width a column's values are stored in.
+///
+/// Any width at least as wide as [`DecimalType::storage_width`] holds a type;
+/// the kernels take operands of mixed widths.
+///
+/// ```
+/// use decimal_kernels::{DecimalArray, DecimalType, StorageWidth};
+/// let t = DecimalType::try_new(4, 2)?;
+/// assert_eq!(t.storage_width(), StorageWidth::I16);
+/// assert_eq!(StorageWidth::for_precision(19), StorageWidth::I128);
+/// assert_eq!((StorageWidth::I64.max_precision(), StorageWidth::I64.bytes()), (18, 8));
+/// let a = DecimalArray::from_strs(t, &[Some("12.34")])?;
+/// assert_eq!(a.width(), StorageWidth::I16);
+/// assert_eq!(a.with_width(StorageWidth::I128)?.width(), StorageWidth::I128);
+/// assert!(a.with_width(StorageWidth::I8).is_err());
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum StorageWidth {
     /// `i8`: up to 2 digits.

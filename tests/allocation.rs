@@ -2,6 +2,8 @@
 //! bitmap, never per row or per chunk. A counting global allocator measures
 //! the bytes allocated by the calling thread during 1M-row calls.
 
+include!("support/arrow_crates.rs");
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 

@@ -12,6 +12,8 @@
 
 #![cfg(feature = "arrow")]
 
+include!("support/arrow_crates.rs");
+
 #[expect(dead_code, reason = "each test file uses a part of the shared support")]
 mod support;
 

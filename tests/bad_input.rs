@@ -8,6 +8,8 @@
 //!
 //! The README's "Bad input" table is backed by these cases.
 
+include!("support/arrow_crates.rs");
+
 #[expect(dead_code, reason = "each test file uses a part of the shared support")]
 mod support;
 
@@ -41,6 +43,7 @@ fn run<'a>(
         BinaryOp::Sub => decimal_kernels::sub(call.lhs, call.rhs, options),
         BinaryOp::Mul => decimal_kernels::mul(call.lhs, call.rhs, options),
         BinaryOp::Div => decimal_kernels::div(call.lhs, call.rhs, options),
+        other => panic!("no named function for {other}: add it here"),
     };
     assert_matches_reference(&call, &by_name);
     by_name

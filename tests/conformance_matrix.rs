@@ -10,6 +10,8 @@
 //! rows, which rows the `Null` policies null, rounding of ties, and results
 //! whose intermediates do not fit the storage.
 
+include!("support/arrow_crates.rs");
+
 #[expect(dead_code, reason = "each test file uses a part of the shared support")]
 mod support;
 

@@ -20,10 +20,13 @@
 //!
 //! The values come from the shared generator, seeded by proptest.
 
+include!("support/arrow_crates.rs");
+
 #[expect(dead_code, reason = "each test file uses a part of the shared support")]
 mod support;
 
 use arrow_buffer::i256;
+
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
     OverflowPolicy, RoundingMode, StorageWidth, result_type,

@@ -308,6 +308,7 @@ fn run_kernels(example: &Example, shape: Shape) -> Result<DecimalArray, DecimalE
                 BinaryOp::Div => i256::ZERO,
                 BinaryOp::Sub => largest(rhs_type).wrapping_neg(),
                 BinaryOp::Add | BinaryOp::Mul => largest(rhs_type),
+                other => panic!("no hidden divisor for {other}: add it here"),
             };
             let lhs = after_null_row(lhs, largest(lhs_type))?;
             binary(*op, &lhs, &after_null_row(rhs, hidden_rhs)?, options)
@@ -320,6 +321,7 @@ fn result_width(options: &ArithmeticOptions, result: DecimalType) -> StorageWidt
     match options.semantics() {
         Semantics::FixedPoint => result.storage_width(),
         Semantics::Arrow { width } => width,
+        other => panic!("no result width for {other:?}: add it here"),
     }
 }
 
@@ -427,6 +429,7 @@ fn profile_name(semantics: Semantics) -> &'static str {
     match semantics {
         Semantics::FixedPoint => "FixedPoint",
         Semantics::Arrow { .. } => "Arrow",
+        other => panic!("no name for {other:?}: add it here"),
     }
 }
 

@@ -40,6 +40,8 @@
 //! Every random choice comes from fixed seeds, so each thread's sequence of
 //! calls is the same on every run; a failure names the thread and call index.
 
+include!("support/arrow_crates.rs");
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -557,9 +557,12 @@ fn drive<W: Work, O: Stored>(
     Ok(failures.finish())
 }
 
+/// Each side's `i128` column, or `None` for a single value.
+type I128Sides<'a> = (Option<&'a [i128]>, Option<&'a [i128]>);
+
 /// The operands as `i128` columns (a single value counting as one), if
 /// both are and at least one is a column.
-fn i128_words<'a>(lhs: &Input<'a>, rhs: &Input<'a>) -> Option<(Option<&'a [i128]>, Option<&'a [i128]>)> {
+fn i128_words<'a>(lhs: &Input<'a>, rhs: &Input<'a>) -> Option<I128Sides<'a>> {
     let side = |input: &Input<'a>| match input.values {
         Values::Array(Column::I128(values)) => Some(Some(values)),
         Values::Scalar(_) => Some(None),
@@ -613,9 +616,9 @@ fn drive_words<W: Work>(
             for chunk in (0..len).step_by(CHUNK) {
                 let rows = CHUNK.min(len - chunk);
                 let pairs = a[chunk..].iter().zip(&b[chunk..]).take(rows);
-                let (overflow, divide_by_zero) = chunk_masks(pairs.map(|(&x, &y)| {
-                    kernel.row(i128::load_words(x), i128::load_words(y))
-                }));
+                let (overflow, divide_by_zero) = chunk_masks(
+                    pairs.map(|(&x, &y)| kernel.row(i128::load_words(x), i128::load_words(y))),
+                );
                 failures.record((start + chunk) / CHUNK, rows, overflow, divide_by_zero)?;
             }
         }

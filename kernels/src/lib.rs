@@ -31,6 +31,22 @@
 //! rounding; powers of ten; division by invariant multiplication (`magic`)
 //! and by a floating-point estimate (`estimate`); and the exact 512-bit
 //! fallback (`wide`).
+//!
+//! The arrow-buffer major is chosen by a feature: `arrow_60` (the default) or
+//! `arrow_59`. With both on (as `--all-features` does), 60 is used.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// Under `arrow_59` alone, arrow-buffer 59 under its usual name (`arrow_60`
+// uses the dependency of that name).
+#[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
+extern crate arrow_buffer_59 as arrow_buffer;
+
+#[cfg(not(any(feature = "arrow_59", feature = "arrow_60")))]
+compile_error!(
+    "decimal-kernels-native: no arrow-buffer major selected; enable the feature `arrow_60` \
+     (the default) or `arrow_59`"
+);
 
 mod add;
 mod arity;

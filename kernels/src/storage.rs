@@ -38,10 +38,7 @@ pub(crate) mod sealed {
         /// An output vector of these values.
         fn sink(values: &mut Vec<Self>, token: Token) -> super::Sink<'_>;
         /// Output slots of these values.
-        fn slots(
-            slots: &mut [core::mem::MaybeUninit<Self>],
-            token: Token,
-        ) -> super::Slots<'_>;
+        fn slots(slots: &mut [core::mem::MaybeUninit<Self>], token: Token) -> super::Slots<'_>;
         /// The value widened to arrow's `i256`.
         fn widened(self, token: Token) -> arrow_buffer::i256;
     }

@@ -15,8 +15,8 @@ use core::mem::MaybeUninit;
 
 use crate::arity::{Copies, RowKernel};
 use crate::column::{Column, Slots};
-use crate::storage::{cast_slice, cast_slice_mut};
 use crate::magic::{Magic64, Magic128};
+use crate::storage::{cast_slice, cast_slice_mut};
 use crate::wide::I512;
 
 /// An integer type that kernels compute in.

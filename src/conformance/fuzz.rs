@@ -10,11 +10,13 @@
 //! zeros, so every input decodes to something.
 //!
 //! [`check_bytes`] decodes a call, runs it, and compares the result with the
-//! [`reference`](super::reference); [`check_text`] does the same for parsing.
+//! [`reference`](super::reference()); [`check_text`] does the same for parsing.
 //! Neither may panic on any input. The crate's fuzz targets (`fuzz/`) are one
 //! line each on top of these, and the corpus they keep is replayed by
-//! `cargo test`; an engine can fuzz its own kernels with
-//! [`Case::check_kernel`].
+//! `tests/fuzz_corpus.rs`; [`Case::check_kernel`] fuzzes any other kernel.
+//!
+//! Built only with the `fuzzing` feature: a tool of this repository, whose
+//! byte format changes whenever the decoder learns something new.
 //!
 //! ```
 //! use decimal_kernels::BinaryOp;

@@ -221,6 +221,7 @@ pub fn arrow_kernel(op: BinaryOp) -> ArrowFn {
         BinaryOp::Sub => decimal_kernels::arrow::sub,
         BinaryOp::Mul => decimal_kernels::arrow::mul,
         BinaryOp::Div => decimal_kernels::arrow::div,
+        other => panic!("no Arrow function for {other}: add it here"),
     }
 }
 
@@ -231,6 +232,7 @@ pub fn arrow_arith(op: BinaryOp) -> ArrowFn {
         BinaryOp::Sub => arrow_arith::numeric::sub,
         BinaryOp::Mul => arrow_arith::numeric::mul,
         BinaryOp::Div => arrow_arith::numeric::div,
+        other => panic!("no arrow-arith function for {other}: add it here"),
     }
 }
 

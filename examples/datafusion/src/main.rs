@@ -30,6 +30,14 @@ const ROWS: usize = 1_000_000;
 /// Rows per written record batch.
 const BATCH: usize = 65_536;
 
+/// The operators registered, each as the scalar UDF of its name.
+const UDFS: [(BinaryOp, &str); 4] = [
+    (BinaryOp::Add, "decimal_add"),
+    (BinaryOp::Sub, "decimal_sub"),
+    (BinaryOp::Mul, "decimal_mul"),
+    (BinaryOp::Div, "decimal_div"),
+];
+
 /// One of the four operators as a scalar UDF `decimal_<op>(a, b)`.
 #[derive(Debug, PartialEq, Eq, Hash)]
 struct DecimalUdf {
@@ -39,13 +47,7 @@ struct DecimalUdf {
 }
 
 impl DecimalUdf {
-    fn new(op: BinaryOp) -> Self {
-        let name = match op {
-            BinaryOp::Add => "decimal_add",
-            BinaryOp::Sub => "decimal_sub",
-            BinaryOp::Mul => "decimal_mul",
-            BinaryOp::Div => "decimal_div",
-        };
+    fn new(op: BinaryOp, name: &'static str) -> Self {
         Self { name, op, signature: Signature::user_defined(Volatility::Immutable) }
     }
 
@@ -217,8 +219,8 @@ async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
     println!("wrote {ROWS} rows to {} in {:.1?}", path.display(), started.elapsed());
 
     let ctx = SessionContext::new();
-    for op in BinaryOp::ALL {
-        ctx.register_udf(ScalarUDF::from(DecimalUdf::new(op)));
+    for (op, name) in UDFS {
+        ctx.register_udf(ScalarUDF::from(DecimalUdf::new(op, name)));
     }
     let file = path.to_str().ok_or("temporary path is not UTF-8")?;
     ctx.register_parquet("orders", file, ParquetReadOptions::default()).await?;
