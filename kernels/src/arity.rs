@@ -28,7 +28,9 @@ use core::mem::MaybeUninit;
 
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, ScalarBuffer};
 
-use crate::column::{Column, Input, Sink, Values, initialized, store};
+use arrow_buffer::i256;
+
+use crate::column::{Input, Sink, Values, initialized, narrower_than_storage, store};
 use crate::storage::{Storage, Stored, TOKEN};
 use crate::work::Work;
 
@@ -242,13 +244,20 @@ pub(crate) unsafe trait BlockKernel<W: Work> {
     /// Computes `out[i]` from `a[i]` and `b[i]`; returns the OR of the flags.
     fn block(&self, a: &[W], b: &[W], out: &mut [MaybeUninit<W>]) -> u8;
     /// The same over `i128` values read and written as their 64-bit words,
-    /// for work type `i64` (`None` for any other): money in `Decimal128`
-    /// columns, computed without a conversion pass.
-    fn block_of_words(
+    /// for a narrower work type (`None` for any other): money in
+    /// `Decimal128` columns, computed without a conversion pass.
+    fn block_of_i128_words(
         &self,
         a: &[[u64; 2]],
         b: &[[u64; 2]],
         out: &mut [MaybeUninit<[u64; 2]>],
+    ) -> Option<u8>;
+    /// The same over arrow `i256` values, for a narrower work type.
+    fn block_of_i256_words(
+        &self,
+        a: &[[u64; 4]],
+        b: &[[u64; 4]],
+        out: &mut [MaybeUninit<[u64; 4]>],
     ) -> Option<u8>;
     /// One row's result and flags.
     fn row(&self, a: W, b: W) -> (W, u8);
@@ -267,13 +276,21 @@ unsafe impl<W: Work, K: RowKernel<W>, C: Copies> BlockKernel<W> for Rows<W, K, C
     fn block(&self, a: &[W], b: &[W], out: &mut [MaybeUninit<W>]) -> u8 {
         C::block::<W, K>(a, b, out, &self.constants)
     }
-    fn block_of_words(
+    fn block_of_i128_words(
         &self,
         a: &[[u64; 2]],
         b: &[[u64; 2]],
         out: &mut [MaybeUninit<[u64; 2]>],
     ) -> Option<u8> {
-        W::block_of_words::<K, C>(a, b, out, &self.constants)
+        W::block_of_words::<i128, K, C>(a, b, out, &self.constants)
+    }
+    fn block_of_i256_words(
+        &self,
+        a: &[[u64; 4]],
+        b: &[[u64; 4]],
+        out: &mut [MaybeUninit<[u64; 4]>],
+    ) -> Option<u8> {
+        W::block_of_words::<i256, K, C>(a, b, out, &self.constants)
     }
     fn row(&self, a: W, b: W) -> (W, u8) {
         K::apply(a, b, &self.constants)
@@ -298,21 +315,22 @@ fn block_loop<W: Work, K: RowKernel<W>>(
     any
 }
 
-/// Computes one block of `i128` values in `i64` with `K`, reading and
-/// writing their 64-bit words: the compiler loads and deinterleaves whole
-/// vectors, and only the low word of each operand is used.
+/// Computes one block of values stored as `S` in a narrower `W` with `K`,
+/// reading and writing their 64-bit words: the compiler loads and
+/// deinterleaves whole vectors, and only the low words of each operand are
+/// used.
 #[inline(always)]
-fn words_loop<K: RowKernel<i64>>(
-    a: &[[u64; 2]],
-    b: &[[u64; 2]],
-    out: &mut [MaybeUninit<[u64; 2]>],
+fn words_loop<S: Stored, W: Work, K: RowKernel<W>>(
+    a: &[S::Words],
+    b: &[S::Words],
+    out: &mut [MaybeUninit<S::Words>],
     c: &K::Constants,
 ) -> u8 {
     let mut any = 0;
     for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
-        let (r, flags) = K::apply(i128::load_words(x), i128::load_words(y), c);
+        let (r, flags) = K::apply(S::load_words(x), S::load_words(y), c);
         any |= flags;
-        slot.write(i128::store_words(r));
+        slot.write(S::store_words(r));
     }
     any
 }
@@ -326,10 +344,10 @@ pub(crate) trait Copies: 'static {
         c: &K::Constants,
     ) -> u8;
 
-    fn words_block<K: RowKernel<i64>>(
-        a: &[[u64; 2]],
-        b: &[[u64; 2]],
-        out: &mut [MaybeUninit<[u64; 2]>],
+    fn words_block<S: Stored, W: Work, K: RowKernel<W>>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
         c: &K::Constants,
     ) -> u8;
 }
@@ -349,13 +367,13 @@ impl Copies for Portable {
     }
 
     #[inline(never)]
-    fn words_block<K: RowKernel<i64>>(
-        a: &[[u64; 2]],
-        b: &[[u64; 2]],
-        out: &mut [MaybeUninit<[u64; 2]>],
+    fn words_block<S: Stored, W: Work, K: RowKernel<W>>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
         c: &K::Constants,
     ) -> u8 {
-        words_loop::<K>(a, b, out, c)
+        words_loop::<S, W, K>(a, b, out, c)
     }
 }
 
@@ -381,19 +399,19 @@ impl Copies for Multiversioned {
     }
 
     #[inline(always)]
-    fn words_block<K: RowKernel<i64>>(
-        a: &[[u64; 2]],
-        b: &[[u64; 2]],
-        out: &mut [MaybeUninit<[u64; 2]>],
+    fn words_block<S: Stored, W: Work, K: RowKernel<W>>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
         c: &K::Constants,
     ) -> u8 {
         #[cfg(target_arch = "x86_64")]
         if avx512::available() {
             // SAFETY: `available` has just checked at run time that this CPU
             // supports every feature the function is compiled with.
-            return unsafe { avx512::words_block::<K>(a, b, out, c) };
+            return unsafe { avx512::words_block::<S, W, K>(a, b, out, c) };
         }
-        Portable::words_block::<K>(a, b, out, c)
+        Portable::words_block::<S, W, K>(a, b, out, c)
     }
 }
 
@@ -435,7 +453,10 @@ fn launch<W: Work>(
 ) -> Result<Option<NullBuffer>, KernelError> {
     frame.check(lhs, rhs)?;
     match sink {
-        Sink::I128(out) if W::COMPUTES_I128_WORDS && i128_words(lhs, rhs).is_some() => {
+        Sink::I128(out) if words_sides::<i128, W>(lhs, rhs).is_some() => {
+            drive_words(lhs, rhs, kernel, frame, out)
+        }
+        Sink::I256(out) if words_sides::<i256, W>(lhs, rhs).is_some() => {
             drive_words(lhs, rhs, kernel, frame, out)
         }
         Sink::I8(out) => drive(lhs, rhs, kernel, frame, out),
@@ -557,16 +578,19 @@ fn drive<W: Work, O: Stored>(
     Ok(failures.finish())
 }
 
-/// Each side's `i128` column, or `None` for a single value.
-type I128Sides<'a> = (Option<&'a [i128]>, Option<&'a [i128]>);
+/// Each side's column of storage `S`, or `None` for a single value.
+type Sides<'a, S> = (Option<&'a [S]>, Option<&'a [S]>);
 
-/// The operands as `i128` columns (a single value counting as one), if
-/// both are and at least one is a column.
-fn i128_words<'a>(lhs: &Input<'a>, rhs: &Input<'a>) -> Option<I128Sides<'a>> {
+/// The operands as columns of storage `S` (a single value counting as one)
+/// if both are, at least one is a column, and `W` is narrower than `S`: the
+/// call then runs over the values' words ([`drive_words`]).
+fn words_sides<'a, S: Stored, W: Work>(lhs: &Input<'a>, rhs: &Input<'a>) -> Option<Sides<'a, S>> {
+    if !narrower_than_storage::<S, W>() {
+        return None;
+    }
     let side = |input: &Input<'a>| match input.values {
-        Values::Array(Column::I128(values)) => Some(Some(values)),
+        Values::Array(column) => S::of_column(&column).map(Some),
         Values::Scalar(_) => Some(None),
-        Values::Array(_) => None,
     };
     match (side(lhs)?, side(rhs)?) {
         (None, None) => None,
@@ -574,38 +598,35 @@ fn i128_words<'a>(lhs: &Input<'a>, rhs: &Input<'a>) -> Option<I128Sides<'a>> {
     }
 }
 
-/// [`drive`] for `i128` operands and output computed in `i64`
-/// ([`BlockKernel::block_of_words`]): no conversion pass.
+/// [`drive`] for operands and output stored as `S` and computed in a
+/// narrower `W`, over the values' 64-bit words: no conversion pass.
 #[inline(never)]
-fn drive_words<W: Work>(
+fn drive_words<W: Work, S: Stored>(
     lhs: &Input<'_>,
     rhs: &Input<'_>,
     kernel: &dyn BlockKernel<W>,
     frame: &Frame<'_>,
-    out: &mut Vec<i128>,
+    out: &mut Vec<S>,
 ) -> Result<Option<NullBuffer>, KernelError> {
-    let Some((lhs_column, rhs_column)) = i128_words(lhs, rhs) else {
+    let Some((lhs_column, rhs_column)) = words_sides::<S, W>(lhs, rhs) else {
         return drive(lhs, rhs, kernel, frame, out);
     };
     out.clear();
     out.reserve_exact(frame.len);
     let rows = BLOCK.min(frame.len);
-    let repeated = |input: &Input<'_>| {
-        let value = input.scalar_value::<i128>().unwrap_or(0);
-        i128::store_words(value)
-    };
+    let repeated = |input: &Input<'_>| S::store_words(input.scalar_value::<W>().unwrap_or(W::ZERO));
     let (lhs_repeated, rhs_repeated) = ([repeated(lhs); BLOCK], [repeated(rhs); BLOCK]);
     let mut failures = FailureMasks::new(frame);
     for start in (0..frame.len).step_by(rows.max(1)) {
         let len = rows.min(frame.len - start);
-        let a = block_words(lhs_column, &lhs_repeated, start, len);
-        let b = block_words(rhs_column, &rhs_repeated, start, len);
+        let a = block_words::<S>(lhs_column, &lhs_repeated, start, len);
+        let b = block_words::<S>(rhs_column, &rhs_repeated, start, len);
         if let Some(short) = [a.len(), b.len()].into_iter().find(|&l| l != len) {
             return Err(KernelError::LengthMismatch { expected: len, actual: short });
         }
-        let slots = i128::word_slots(&mut out.spare_capacity_mut()[..len]);
-        let Some(any) = kernel.block_of_words(a, b, slots) else {
-            // Not an `i64` kernel: the general loop, from the start.
+        let slots = S::word_slots(&mut out.spare_capacity_mut()[..len]);
+        let Some(any) = S::block_of_words(kernel, a, b, slots) else {
+            // Not a narrower work type: the general loop, from the start.
             return drive(lhs, rhs, kernel, frame, out);
         };
         // SAFETY: the kernel wrote all `len` slots (`BlockKernel`'s contract,
@@ -617,7 +638,7 @@ fn drive_words<W: Work>(
                 let rows = CHUNK.min(len - chunk);
                 let pairs = a[chunk..].iter().zip(&b[chunk..]).take(rows);
                 let (overflow, divide_by_zero) = chunk_masks(
-                    pairs.map(|(&x, &y)| kernel.row(i128::load_words(x), i128::load_words(y))),
+                    pairs.map(|(&x, &y)| kernel.row(S::load_words(x), S::load_words(y))),
                 );
                 failures.record((start + chunk) / CHUNK, rows, overflow, divide_by_zero)?;
             }
@@ -626,16 +647,16 @@ fn drive_words<W: Work>(
     Ok(failures.finish())
 }
 
-/// Rows `start..start + len` of an `i128` column as words, or of a single
-/// value repeated.
-fn block_words<'s>(
-    column: Option<&'s [i128]>,
-    repeated: &'s [[u64; 2]; BLOCK],
+/// Rows `start..start + len` of a column as words, or of a single value
+/// repeated.
+fn block_words<'s, S: Stored>(
+    column: Option<&'s [S]>,
+    repeated: &'s [S::Words; BLOCK],
     start: usize,
     len: usize,
-) -> &'s [[u64; 2]] {
+) -> &'s [S::Words] {
     match column {
-        Some(values) => i128::as_words(values.get(start..start + len).unwrap_or_default()),
+        Some(values) => S::as_words(values.get(start..start + len).unwrap_or_default()),
         None => repeated.get(..len).unwrap_or_default(),
     }
 }
@@ -714,13 +735,13 @@ pub(crate) mod avx512 {
 
     /// The words loop compiled with AVX-512.
     #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
-    pub(super) fn words_block<K: RowKernel<i64>>(
-        a: &[[u64; 2]],
-        b: &[[u64; 2]],
-        out: &mut [MaybeUninit<[u64; 2]>],
+    pub(super) fn words_block<S: Stored, W: Work, K: RowKernel<W>>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
         c: &K::Constants,
     ) -> u8 {
-        super::words_loop::<K>(a, b, out, c)
+        super::words_loop::<S, W, K>(a, b, out, c)
     }
 }
 

@@ -161,7 +161,7 @@ pub(crate) fn store<S: Stored, W: Work>(values: &[W], slots: &mut [MaybeUninit<S
 
 /// Whether work type `W` is narrower than storage `S`: conversions then go
 /// through [`Stored::Words`].
-const fn narrower_than_storage<S: Stored, W: Work>() -> bool {
+pub(crate) const fn narrower_than_storage<S: Stored, W: Work>() -> bool {
     (W::MAGNITUDE_BITS as usize) < 8 * size_of::<S>() - 1
 }
 

@@ -10,6 +10,7 @@ use arrow_buffer::{ArrowNativeType, i256};
 
 use core::mem::MaybeUninit;
 
+use crate::arity::BlockKernel;
 use crate::column::{Column, Sink, Slots};
 use crate::work::Work;
 
@@ -84,6 +85,17 @@ pub(crate) trait Stored: Sealed + ArrowNativeType {
     fn load_words<W: Work>(words: Self::Words) -> W;
     /// [`store`](Self::store) as words.
     fn store_words<W: Work>(value: W) -> Self::Words;
+
+    /// The column's values when it is stored as this type.
+    fn of_column<'a>(column: &Column<'a>) -> Option<&'a [Self]>;
+    /// `kernel`'s block over words of this type, when it has a loop for
+    /// them (storage wider than 64 bits, narrower work type).
+    fn block_of_words<W: Work>(
+        kernel: &dyn BlockKernel<W>,
+        a: &[Self::Words],
+        b: &[Self::Words],
+        out: &mut [MaybeUninit<Self::Words>],
+    ) -> Option<u8>;
 }
 
 macro_rules! small_storage {
@@ -136,6 +148,20 @@ macro_rules! small_storage {
             fn magnitude_bits(values: &[Self]) -> u32 {
                 let any = values.iter().fold(0, |acc, &v| acc | (v ^ (v >> (<$t>::BITS - 1))));
                 <$t>::BITS - any.leading_zeros() + 1
+            }
+            fn of_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
+                match *column {
+                    Column::$width(values) => Some(values),
+                    _ => None,
+                }
+            }
+            fn block_of_words<W: Work>(
+                _: &dyn BlockKernel<W>,
+                _: &[Self],
+                _: &[Self],
+                _: &mut [MaybeUninit<Self>],
+            ) -> Option<u8> {
+                None
             }
         }
     )*};
@@ -196,6 +222,21 @@ impl Stored for i128 {
     #[inline(always)]
     fn load_words<W: Work>(words: [u64; 2]) -> W {
         W::from_i128(join(u128_words(words)) as i128)
+    }
+    #[inline(always)]
+    fn of_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
+        match *column {
+            Column::I128(values) => Some(values),
+            _ => None,
+        }
+    }
+    fn block_of_words<W: Work>(
+        kernel: &dyn BlockKernel<W>,
+        a: &[[u64; 2]],
+        b: &[[u64; 2]],
+        out: &mut [MaybeUninit<[u64; 2]>],
+    ) -> Option<u8> {
+        kernel.block_of_i128_words(a, b, out)
     }
     #[inline(always)]
     fn store_words<W: Work>(value: W) -> [u64; 2] {
@@ -259,6 +300,21 @@ impl Stored for i256 {
     fn load_words<W: Work>(words: [u64; 4]) -> W {
         let [w0, w1, w2, w3] = i256_words(words);
         W::from_i256(i256::from_parts(join([w0, w1]), join([w2, w3]) as i128))
+    }
+    #[inline(always)]
+    fn of_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
+        match *column {
+            Column::I256(values) => Some(values),
+            _ => None,
+        }
+    }
+    fn block_of_words<W: Work>(
+        kernel: &dyn BlockKernel<W>,
+        a: &[[u64; 4]],
+        b: &[[u64; 4]],
+        out: &mut [MaybeUninit<[u64; 4]>],
+    ) -> Option<u8> {
+        kernel.block_of_i256_words(a, b, out)
     }
     #[inline(always)]
     fn store_words<W: Work>(value: W) -> [u64; 4] {

@@ -14,8 +14,9 @@ use ethnum::I256;
 use core::mem::MaybeUninit;
 
 use crate::arity::{Copies, RowKernel};
-use crate::column::{Column, Slots};
+use crate::column::{Column, Slots, narrower_than_storage};
 use crate::magic::{Magic64, Magic128};
+use crate::storage::Stored;
 use crate::storage::{cast_slice, cast_slice_mut};
 use crate::wide::I512;
 
@@ -99,17 +100,14 @@ pub trait Work: Copy + PartialEq + PartialOrd + core::fmt::Debug + Send + Sync +
         None
     }
 
-    /// Whether this type computes `i128` values read as words
-    /// ([`block_of_words`](Self::block_of_words)): `i64` only.
-    const COMPUTES_I128_WORDS: bool = false;
-
-    /// Kernel `K`'s block over `i128` words, in this type: `None` but for
-    /// `i64`.
+    /// Kernel `K`'s block over the words of values stored as `S`, in this
+    /// type: `None` unless the type is narrower than the storage and a
+    /// narrow one (`i64`, `i128`), where reading words pays.
     #[inline(always)]
-    fn block_of_words<K: RowKernel<Self>, C: Copies>(
-        a: &[[u64; 2]],
-        b: &[[u64; 2]],
-        out: &mut [MaybeUninit<[u64; 2]>],
+    fn block_of_words<S: Stored, K: RowKernel<Self>, C: Copies>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
         constants: &K::Constants,
     ) -> Option<u8> {
         let _ = (a, b, out, constants);
@@ -211,15 +209,19 @@ impl Work for i64 {
     }
     wrapping_work_arith!();
 
-    const COMPUTES_I128_WORDS: bool = true;
     #[inline(always)]
-    fn block_of_words<K: RowKernel<Self>, C: Copies>(
-        a: &[[u64; 2]],
-        b: &[[u64; 2]],
-        out: &mut [MaybeUninit<[u64; 2]>],
+    fn block_of_words<S: Stored, K: RowKernel<Self>, C: Copies>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
         constants: &K::Constants,
     ) -> Option<u8> {
-        Some(C::words_block::<K>(a, b, out, constants))
+        // Compiled only for storage wider than `i64` (`i128`, `i256`).
+        if const { narrower_than_storage::<S, Self>() } {
+            Some(C::words_block::<S, Self, K>(a, b, out, constants))
+        } else {
+            None
+        }
     }
 
     #[inline(always)]
@@ -282,6 +284,21 @@ impl Work for i128 {
         10i128.wrapping_pow(k)
     }
     wrapping_work_arith!();
+
+    #[inline(always)]
+    fn block_of_words<S: Stored, K: RowKernel<Self>, C: Copies>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
+        constants: &K::Constants,
+    ) -> Option<u8> {
+        // Compiled only for `i256` storage.
+        if const { narrower_than_storage::<S, Self>() } {
+            Some(C::words_block::<S, Self, K>(a, b, out, constants))
+        } else {
+            None
+        }
+    }
 
     #[inline(always)]
     fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
