@@ -210,10 +210,17 @@ pub fn compare<'a>(
             format!("{} rows of {}", g.len(), g.dtype()),
         )),
         (Ok(e), Ok(g)) => {
-            let (e_text, g_text) = (e.to_strs(), g.to_strs());
-            for (row, (want, have)) in e_text.into_iter().zip(g_text).enumerate() {
+            // Both have one type, so equal stored values print alike: only
+            // the rows that differ are formatted (long columns stay cheap).
+            let scale = e.dtype().scale();
+            let stored = |a: &DecimalArray, row| a.is_valid(row).then(|| a.values().get(row));
+            let show = |v: Option<Option<i256>>| match v {
+                Some(Some(v)) => text::format(&text::i256_to_bigint(v), scale),
+                _ => "NULL".into(),
+            };
+            for row in 0..e.len() {
+                let (want, have) = (stored(e, row), stored(g, row));
                 if want != have {
-                    let show = |t: Option<String>| t.unwrap_or_else(|| "NULL".into());
                     mismatches.push(whole(row, show(want), show(have)));
                 }
             }
@@ -256,4 +263,38 @@ where
     let (lhs, rhs) = (lhs.into(), rhs.into());
     let got = kernel(op, lhs, rhs, options);
     compare(op, lhs, rhs, options, &got)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::DecimalType;
+
+    #[test]
+    fn compare_reports_each_differing_row_as_text() {
+        let t = DecimalType::try_new(10, 2).expect("a valid type");
+        let a = DecimalArray::from_strs(t, &[Some("1.50"), None, Some("-2.25"), Some("3.00")])
+            .expect("valid text");
+        let options = ArithmeticOptions::default();
+        let right = reference(BinaryOp::Mul, &a, &a, &options).expect("no row fails");
+        let mut texts = right.to_strs();
+        let (changed, nulled) = (texts[2].replace("7.77".into()), texts[3].take());
+        let wrong = DecimalArray::from_strs(
+            right.dtype(),
+            &texts.iter().map(Option::as_deref).collect::<Vec<_>>(),
+        )
+        .expect("valid text");
+
+        let report =
+            compare(BinaryOp::Mul, &a, &a, &options, &Ok(wrong)).expect_err("two rows differ");
+        let rows: Vec<(usize, &str, &str)> = report
+            .mismatches
+            .iter()
+            .map(|m| (m.row, m.expected.as_str(), m.got.as_str()))
+            .collect();
+        let (changed, nulled) = (changed.expect("row 2 valid"), nulled.expect("row 3 valid"));
+        assert_eq!(rows, [(2, changed.as_str(), "7.77"), (3, nulled.as_str(), "NULL")]);
+        assert_eq!(report.mismatch_count, 2);
+        assert!(compare(BinaryOp::Mul, &a, &a, &options, &Ok(right)).is_ok());
+    }
 }
