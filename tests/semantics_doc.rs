@@ -8,6 +8,8 @@
 //! promises to cover, so that the tests cannot pass on a page they did not
 //! read.
 
+include!("support/arrow_crates.rs");
+
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,

@@ -90,11 +90,11 @@ impl SumSpec {
         // A carry out of the type means overflow only if the type holds every
         // result of the result precision.
         let result = WorkWidth::for_bits(precision_bits(self.result_precision.into()));
-        let native = storage_work(lhs, rhs).max(result);
-        if declared.width <= native {
+        let holding = storage_work(lhs, rhs).max(result);
+        if declared.width <= holding {
             checked(declared)
         } else {
-            SumPlan::Carried { width: native }
+            SumPlan::Carried { width: holding }
         }
     }
 

@@ -200,8 +200,7 @@ impl<'a> Frame<'a> {
 /// A kernel's result: values for every row and the final validity.
 ///
 /// ```
-/// use arrow_buffer::NullBuffer;
-/// use decimal_kernels_native::{Frame, Input, Output, SumSpec, sub};
+/// use decimal_kernels_native::{Frame, Input, NullBuffer, Output, SumSpec, sub};
 /// let (a, b) = ([7i32, 0], [2i32, 0]);
 /// let nulls = NullBuffer::from(vec![true, false]);
 /// let frame = Frame::new(2).with_nulls(Some(&nulls));

@@ -86,7 +86,7 @@ impl Column<'_> {
     }
 
     /// The narrowest work type holding every value of the column's type.
-    pub(crate) fn native_work(&self) -> WorkWidth {
+    pub(crate) fn holding_work(&self) -> WorkWidth {
         match self {
             Self::I8(_) | Self::I16(_) | Self::I32(_) | Self::I64(_) => WorkWidth::I64,
             Self::I128(_) => WorkWidth::I128,
@@ -280,9 +280,9 @@ impl<'a> Input<'a> {
 
     /// The narrowest work type holding every value of the operand's storage
     /// type (a single value's: of the narrowest native integer holding it).
-    pub(crate) fn native_work(&self) -> WorkWidth {
+    pub(crate) fn holding_work(&self) -> WorkWidth {
         match self.values {
-            Values::Array(column) => column.native_work(),
+            Values::Array(column) => column.holding_work(),
             // `|v| < 2^bits` from the one's complement: a value fits `iN`
             // exactly when `bits <= N`.
             Values::Scalar(value) => match i256::magnitude_bits(&[value]) {

@@ -65,6 +65,9 @@ mod testing;
 mod wide;
 mod work;
 
+/// The arrow-buffer types in this crate's signatures, from the selected major.
+pub use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+
 pub use add::{SumSpec, add};
 pub use arity::{Frame, KernelError, Output, OverflowPolicy, Policies};
 pub use column::{Column, Input};

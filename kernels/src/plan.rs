@@ -19,7 +19,7 @@ impl Input<'_> {
 /// The narrowest work type holding every stored value of both operands (a
 /// single value counting at the narrowest width that holds it).
 pub(crate) fn storage_work(lhs: &Input<'_>, rhs: &Input<'_>) -> WorkWidth {
-    lhs.native_work().max(rhs.native_work())
+    lhs.holding_work().max(rhs.holding_work())
 }
 
 /// Operand bounds (`|a| < 2^lhs`, `|b| < 2^rhs`) and the work type they call

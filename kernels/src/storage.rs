@@ -21,7 +21,7 @@ use crate::work::Work;
 /// ```
 /// use decimal_kernels_native::Storage;
 /// fn widest<S: Storage>() -> usize { size_of::<S>() }
-/// assert_eq!(widest::<arrow_buffer::i256>(), 32);
+/// assert_eq!(widest::<decimal_kernels_native::i256>(), 32);
 /// ```
 pub trait Storage: ArrowNativeType + core::fmt::Debug + sealed::Sealed {}
 

@@ -1,6 +1,6 @@
 //! `I512`: a signed 512-bit integer that saturates, used as the exact slow path of the kernels.
 //!
-//! The fast kernels work on native `i64`/`i128`/`I256` values and only fall back to this type
+//! The fast kernels work on `i64`/`i128`/`I256` values and only fall back to this type
 //! when an intermediate result could leave the native range: the full product of two 256-bit
 //! operands, an operand rescaled by `10^k`, and the exact division of such values. 512 bits is
 //! enough to hold a 256x256-bit product exactly, so in the cases the kernels care about nothing

@@ -6,10 +6,10 @@
 //! panic, and every result row must equal an exact big-integer computation
 //! of the same spec.
 
-use arrow_buffer::{NullBuffer, i256};
+use decimal_kernels_native::NullBuffer;
 use decimal_kernels_native::{
     Column, DivSpec, Frame, Input, KernelError, MulSpec, Output, OverflowPolicy, Policies,
-    RoundingMode, Storage, SumSpec, add, div, mul, sub,
+    RoundingMode, Storage, SumSpec, add, div, i256, mul, sub,
 };
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
