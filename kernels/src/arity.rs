@@ -542,12 +542,7 @@ fn drive<W: Work, O: Stored>(
         let len = block.min(frame.len - start);
         let a = operand_rows(lhs, start, len, &mut lhs_slots);
         let b = operand_rows(rhs, start, len, &mut rhs_slots);
-        let short = [a.len(), b.len()].into_iter().find(|&l| l != len);
-        if let Some(short) = short {
-            // Ruled out by the frame check; kept so that no slot is ever
-            // treated as written when it was not.
-            return Err(KernelError::LengthMismatch { expected: len, actual: short });
-        }
+        block_lengths(a.len(), b.len(), len)?;
         let spare = &mut out.spare_capacity_mut()[..len];
         let any = match W::output_slots(O::slots(spare, TOKEN)) {
             Some(slots) => kernel.block(a, b, slots),
@@ -565,13 +560,8 @@ fn drive<W: Work, O: Stored>(
         unsafe { out.set_len(out.len() + len) };
         if any != 0 {
             // Rare: rebuild this block's masks row by row.
-            for chunk in (0..len).step_by(CHUNK) {
-                let rows = CHUNK.min(len - chunk);
-                let pairs = a[chunk..].iter().zip(&b[chunk..]).take(rows);
-                let (overflow, divide_by_zero) =
-                    chunk_masks(pairs.map(|(&x, &y)| kernel.row(x, y)));
-                failures.record((start + chunk) / CHUNK, rows, overflow, divide_by_zero)?;
-            }
+            let flags = a.iter().zip(b).map(|(&x, &y)| kernel.row(x, y).1);
+            failures.record_block(start, len, flags)?;
         }
     }
     Ok(failures.finish())
@@ -620,9 +610,7 @@ fn drive_words<W: Work, S: Stored>(
         let len = rows.min(frame.len - start);
         let a = block_words::<S>(lhs_column, &lhs_repeated, start, len);
         let b = block_words::<S>(rhs_column, &rhs_repeated, start, len);
-        if let Some(short) = [a.len(), b.len()].into_iter().find(|&l| l != len) {
-            return Err(KernelError::LengthMismatch { expected: len, actual: short });
-        }
+        block_lengths(a.len(), b.len(), len)?;
         let slots = S::word_slots(&mut out.spare_capacity_mut()[..len]);
         let Some(any) = S::block_of_words(kernel, a, b, slots) else {
             // Not a narrower work type: the general loop, from the start.
@@ -633,14 +621,9 @@ fn drive_words<W: Work, S: Stored>(
         // the vector's initialized elements.
         unsafe { out.set_len(out.len() + len) };
         if any != 0 {
-            for chunk in (0..len).step_by(CHUNK) {
-                let rows = CHUNK.min(len - chunk);
-                let pairs = a[chunk..].iter().zip(&b[chunk..]).take(rows);
-                let (overflow, divide_by_zero) = chunk_masks(
-                    pairs.map(|(&x, &y)| kernel.row(S::load_words(x), S::load_words(y))),
-                );
-                failures.record((start + chunk) / CHUNK, rows, overflow, divide_by_zero)?;
-            }
+            let rows = a.iter().zip(b);
+            let flags = rows.map(|(&x, &y)| kernel.row(S::load_words(x), S::load_words(y)).1);
+            failures.record_block(start, len, flags)?;
         }
     }
     Ok(failures.finish())
@@ -660,14 +643,14 @@ fn block_words<'s, S: Stored>(
     }
 }
 
-/// The overflow and division-by-zero masks of one chunk's row outcomes.
-fn chunk_masks<W>(outcomes: impl Iterator<Item = (W, u8)>) -> (u64, u64) {
-    outcomes.enumerate().fold((0, 0), |(overflow, divide_by_zero), (bit, (_, flags))| {
-        (
-            overflow | u64::from(flags & OVERFLOW != 0) << bit,
-            divide_by_zero | u64::from(flags & DIVIDE_BY_ZERO != 0) << bit,
-        )
-    })
+/// Checks that a block's operands have its `len` rows: ruled out by the
+/// frame check, and kept so that no output slot is ever treated as written
+/// when it was not.
+fn block_lengths(a: usize, b: usize, len: usize) -> Result<(), KernelError> {
+    match [a, b].into_iter().find(|&l| l != len) {
+        Some(actual) => Err(KernelError::LengthMismatch { expected: len, actual }),
+        None => Ok(()),
+    }
 }
 
 /// [`Stored::magnitude_bits`] of a column, in the AVX-512 copy on a CPU that
@@ -766,6 +749,27 @@ impl<'a> FailureMasks<'a> {
                 .filter(|&bit| nulls.is_valid(start + bit))
                 .fold(0u64, |mask, bit| mask | (1 << bit)),
         }
+    }
+
+    /// Records the failures of the `len` rows from `start` on, given each
+    /// row's flags in order: for a block whose flags were not all clear.
+    fn record_block(
+        &mut self,
+        start: usize,
+        len: usize,
+        flags: impl Iterator<Item = u8>,
+    ) -> Result<(), KernelError> {
+        let mut flags = flags.take(len);
+        for chunk in (0..len).step_by(CHUNK) {
+            let rows = CHUNK.min(len - chunk);
+            let (mut overflow, mut divide_by_zero) = (0u64, 0u64);
+            for (bit, f) in flags.by_ref().take(rows).enumerate() {
+                overflow |= u64::from(f & OVERFLOW != 0) << bit;
+                divide_by_zero |= u64::from(f & DIVIDE_BY_ZERO != 0) << bit;
+            }
+            self.record((start + chunk) / CHUNK, rows, overflow, divide_by_zero)?;
+        }
+        Ok(())
     }
 
     fn record(

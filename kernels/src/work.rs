@@ -110,9 +110,17 @@ pub trait Work: Copy + PartialEq + PartialOrd + core::fmt::Debug + Send + Sync +
         out: &mut [MaybeUninit<S::Words>],
         constants: &K::Constants,
     ) -> Option<u8> {
-        let _ = (a, b, out, constants);
-        None
+        // Compiled only where it pays and the storage is wider.
+        if const { Self::WORDS_PAY && narrower_than_storage::<S, Self>() } {
+            Some(C::words_block::<S, Self, K>(a, b, out, constants))
+        } else {
+            None
+        }
     }
+
+    /// Whether reading wider storage as words pays in this type (`i64`,
+    /// `i128`: the low words hold the whole value; wider types convert).
+    const WORDS_PAY: bool = false;
 
     /// `min(10^p - 1, MAX)`: the magnitude bound of a `p`-digit result as seen
     /// from this type (a bound the type cannot reach is never exceeded).
@@ -209,20 +217,7 @@ impl Work for i64 {
     }
     wrapping_work_arith!();
 
-    #[inline(always)]
-    fn block_of_words<S: Stored, K: RowKernel<Self>, C: Copies>(
-        a: &[S::Words],
-        b: &[S::Words],
-        out: &mut [MaybeUninit<S::Words>],
-        constants: &K::Constants,
-    ) -> Option<u8> {
-        // Compiled only for storage wider than `i64` (`i128`, `i256`).
-        if const { narrower_than_storage::<S, Self>() } {
-            Some(C::words_block::<S, Self, K>(a, b, out, constants))
-        } else {
-            None
-        }
-    }
+    const WORDS_PAY: bool = true;
 
     #[inline(always)]
     fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
@@ -285,20 +280,7 @@ impl Work for i128 {
     }
     wrapping_work_arith!();
 
-    #[inline(always)]
-    fn block_of_words<S: Stored, K: RowKernel<Self>, C: Copies>(
-        a: &[S::Words],
-        b: &[S::Words],
-        out: &mut [MaybeUninit<S::Words>],
-        constants: &K::Constants,
-    ) -> Option<u8> {
-        // Compiled only for `i256` storage.
-        if const { narrower_than_storage::<S, Self>() } {
-            Some(C::words_block::<S, Self, K>(a, b, out, constants))
-        } else {
-            None
-        }
-    }
+    const WORDS_PAY: bool = true;
 
     #[inline(always)]
     fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
