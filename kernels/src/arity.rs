@@ -603,8 +603,10 @@ fn drive_words<W: Work, S: Stored>(
     out.clear();
     out.reserve_exact(frame.len);
     let rows = BLOCK.min(frame.len);
-    let repeated = |input: &Input<'_>| S::store_words(input.scalar_value::<W>().unwrap_or(W::ZERO));
-    let (lhs_repeated, rhs_repeated) = ([repeated(lhs); BLOCK], [repeated(rhs); BLOCK]);
+    let (mut lhs_repeated, mut rhs_repeated) = (block_slots(), block_slots());
+    // A single value is written once, over the rows a block can have.
+    repeat_words::<S, W>(lhs, &mut lhs_repeated[..rows]);
+    repeat_words::<S, W>(rhs, &mut rhs_repeated[..rows]);
     let mut failures = FailureMasks::new(frame);
     for start in (0..frame.len).step_by(rows.max(1)) {
         let len = rows.min(frame.len - start);
@@ -629,17 +631,27 @@ fn drive_words<W: Work, S: Stored>(
     Ok(failures.finish())
 }
 
+/// [`repeat`] for [`drive_words`]: a single value as the words of `S`.
+fn repeat_words<S: Stored, W: Work>(input: &Input<'_>, slots: &mut [MaybeUninit<S::Words>]) {
+    if let Some(value) = input.scalar_value::<W>() {
+        let words = S::store_words(value);
+        for slot in slots {
+            slot.write(words);
+        }
+    }
+}
+
 /// Rows `start..start + len` of a column as words, or of a single value
-/// repeated.
+/// [`repeat_words`]ed in `repeated`.
 fn block_words<'s, S: Stored>(
     column: Option<&'s [S]>,
-    repeated: &'s [S::Words; BLOCK],
+    repeated: &'s [MaybeUninit<S::Words>],
     start: usize,
     len: usize,
 ) -> &'s [S::Words] {
     match column {
         Some(values) => S::as_words(values.get(start..start + len).unwrap_or_default()),
-        None => repeated.get(..len).unwrap_or_default(),
+        None => initialized(repeated.get(..len).unwrap_or_default()),
     }
 }
 

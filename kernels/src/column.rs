@@ -168,10 +168,12 @@ pub(crate) const fn narrower_than_storage<S: Stored, W: Work>() -> bool {
 /// The slots, all written, as values.
 #[inline(always)]
 pub(crate) fn initialized<W>(slots: &[MaybeUninit<W>]) -> &[W] {
-    // SAFETY: every caller passes slots it has just written, all of them
-    // (the loops above write `min(values.len(), slots.len())` slots and are
-    // given exactly that many; `arity` passes the slots a block kernel wrote,
-    // which writes every one); `MaybeUninit<W>` has the layout of `W`.
+    // SAFETY: every caller passes slots that were written, all of them (the
+    // loops above write `min(values.len(), slots.len())` slots and are given
+    // exactly that many; `arity` passes the slots a block kernel wrote, which
+    // writes every one, and the first rows of a block a single value was
+    // repeated over, at most as many as it filled); `MaybeUninit<W>` has the
+    // layout of `W`.
     unsafe { &*(core::ptr::from_ref(slots) as *const [W]) }
 }
 
