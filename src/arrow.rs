@@ -60,9 +60,9 @@ use arrow_buffer::{NullBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType};
 
 use crate::array::{DecimalArray, DecimalValues};
-use crate::dispatch::{Operand, binary};
+use crate::dispatch::{Operand, compute};
 use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, BinaryOp};
+use crate::options::{ArithmeticOptions, BinaryOp, Semantics};
 use crate::profile::{result_type, result_width};
 use crate::scalar::DecimalScalar;
 use crate::types::{DecimalType, StorageWidth};
@@ -289,9 +289,8 @@ pub fn data_type(dtype: DecimalType, width: StorageWidth) -> DataType {
 
 /// The Arrow type of `lhs op rhs` for operands of Arrow decimal types `lhs`
 /// and `rhs` under `options`: the profile's [`result_type`]
-/// at the profile's storage width, as [`binary`] and
-/// [`DecimalArray::to_arrow`] return it. Only the operands' precisions and
-/// scales matter, not their Arrow widths.
+/// at the Arrow width [`binary`] returns it (FixedPoint's at least as wide as
+/// the wider operand).
 ///
 /// For [`add`], [`sub`], [`mul`] and [`div`] (operands of one Arrow width),
 /// pass [`ArithmeticOptions::arrow`] at that width.
@@ -321,10 +320,109 @@ pub fn result_data_type(
     rhs: &DataType,
     options: &ArithmeticOptions,
 ) -> Result<DataType, DecimalError> {
-    let (lhs, _) = decimal_type(lhs)?;
-    let (rhs, _) = decimal_type(rhs)?;
+    let (lhs, lhs_width) = decimal_type(lhs)?;
+    let (rhs, rhs_width) = decimal_type(rhs)?;
     let result = result_type(op, lhs, rhs, options)?;
-    Ok(data_type(result, result_width(result, options)))
+    Ok(data_type(result, arrow_width(result, options, lhs_width.max(rhs_width))))
+}
+
+/// The Arrow width of a profile's results from operands of Arrow widths up
+/// to `operands`: the profile's width (Spark and Presto `Decimal128`, Arrow
+/// its own), FixedPoint's at least as wide as the wider operand, and never
+/// below `Decimal32`.
+fn arrow_width(
+    result: DecimalType,
+    options: &ArithmeticOptions,
+    operands: StorageWidth,
+) -> StorageWidth {
+    // `result` comes from the profile, whose storage always holds it.
+    let width = result_width(result, options).unwrap_or(result.storage_width());
+    let width = match options.semantics() {
+        Semantics::FixedPoint => width.max(operands),
+        _ => width,
+    };
+    width.max(StorageWidth::I32)
+}
+
+/// `lhs op rhs` on Arrow decimals of any widths under any profile: the
+/// profile's result type as an Arrow decimal (`Decimal128` for Spark and
+/// Presto; FixedPoint at least as wide as the wider operand, so
+/// `Decimal128` in gives `Decimal128` out; Arrow at its width), the
+/// profile's rounding and failure policies (a null row for a failure under
+/// `Null`). Operand buffers are read in place.
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+/// use arrow_array::{Array, Decimal128Array};
+/// use arrow_schema::DataType;
+/// use decimal_kernels::{arrow, ArithmeticOptions, BinaryOp};
+/// // Spark: decimal(38,18) * decimal(38,18) is decimal(38,6), half up.
+/// let a = Decimal128Array::from(vec![Some(123_456_789_123_456_789_000_000_000_000_000_000), None])
+///     .with_precision_and_scale(38, 18)?;
+/// let b = Decimal128Array::from(vec![1_123_456_789_123_456_789, 1])
+///     .with_precision_and_scale(38, 18)?;
+/// let product = arrow::binary(BinaryOp::Mul, &a, &b, &ArithmeticOptions::spark())?;
+/// assert_eq!(product.data_type(), &DataType::Decimal128(38, 6));
+/// let product = product.as_any().downcast_ref::<Decimal128Array>().expect("Decimal128");
+/// assert_eq!(product.value_as_string(0), "138698367904130467.515623");
+/// assert!(product.is_null(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`ArrowError::InvalidArgumentError`] for a non-decimal side or types the
+/// profile rejects; [`ArrowError::ComputeError`] for arrays of different
+/// lengths; [`ArrowError::ArithmeticOverflow`] and
+/// [`ArrowError::DivideByZero`] for the first failing valid row under the
+/// `Error` policies (the overflow's message names the row and its operands).
+pub fn binary(
+    op: BinaryOp,
+    lhs: &dyn Datum,
+    rhs: &dyn Datum,
+    options: &ArithmeticOptions,
+) -> Result<ArrayRef, ArrowError> {
+    let (l, r) = (Side::of(lhs)?, Side::of(rhs)?);
+    let result = result_type(op, l.operand().dtype(), r.operand().dtype(), options)?;
+    let width = arrow_width(result, options, l.width.max(r.width));
+    Ok(compute(op, l.operand(), r.operand(), result, width, options)?.to_arrow())
+}
+
+/// `lhs op rhs` on Arrow decimals at a result type the caller planned
+/// (`result`, any Arrow decimal type): each row is the exact result rounded
+/// once to its scale with the options' rounding mode, checked against its
+/// precision, and stored at its Arrow width; the options' profile is not
+/// consulted for the type. For engines with their own type rules.
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+/// use arrow_array::{Array, Decimal128Array};
+/// use arrow_schema::DataType;
+/// use decimal_kernels::{arrow, ArithmeticOptions, BinaryOp};
+/// let a = Decimal128Array::from(vec![Some(10_050), Some(-10_050), None])
+///     .with_precision_and_scale(10, 2)?;
+/// // 100.50 / 3 at decimal(12,1), half up: 33.5 and -33.5.
+/// let three = Decimal128Array::from(vec![3, 3, 3]).with_precision_and_scale(1, 0)?;
+/// let q = arrow::binary_to(BinaryOp::Div, &a, &three, &DataType::Decimal64(12, 1), &ArithmeticOptions::spark())?;
+/// assert_eq!(q.data_type(), &DataType::Decimal64(12, 1));
+/// assert_eq!(q.null_count(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`binary`]; [`ArrowError::InvalidArgumentError`] when `result` is not
+/// a decimal type this crate supports.
+pub fn binary_to(
+    op: BinaryOp,
+    lhs: &dyn Datum,
+    rhs: &dyn Datum,
+    result: &DataType,
+    options: &ArithmeticOptions,
+) -> Result<ArrayRef, ArrowError> {
+    let (l, r) = (Side::of(lhs)?, Side::of(rhs)?);
+    let (result, width) = decimal_type(result)?;
+    Ok(compute(op, l.operand(), r.operand(), result, width, options)?.to_arrow())
 }
 
 /// `lhs + rhs` as `arrow_arith::numeric::add` on decimals (see the
@@ -427,13 +525,32 @@ pub fn div(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
     arithmetic(BinaryOp::Div, lhs, rhs)
 }
 
-/// One side of an Arrow call, converted without copying.
-enum Side {
+/// One side of an Arrow call, converted without copying, and its Arrow width.
+struct Side {
+    values: SideValues,
+    width: StorageWidth,
+}
+
+/// The values of one side of an Arrow call.
+enum SideValues {
     Array(DecimalArray),
     Scalar(DecimalScalar),
 }
 
 impl Side {
+    /// The side for `datum`.
+    fn of(datum: &dyn Datum) -> Result<Self, ArrowError> {
+        let (array, is_scalar) = datum.get();
+        let (_, width) = decimal_type(array.data_type())?;
+        Ok(Self { values: SideValues::new(array, is_scalar)?, width })
+    }
+
+    fn operand(&self) -> Operand<'_> {
+        self.values.operand()
+    }
+}
+
+impl SideValues {
     /// The side for `array` (`is_scalar`: a one-row array standing for every
     /// row, null when it holds a null, as arrow reads it).
     fn new(array: &dyn Array, is_scalar: bool) -> Result<Self, ArrowError> {
@@ -455,14 +572,6 @@ impl Side {
         match self {
             Self::Array(a) => Operand::Array(a),
             Self::Scalar(s) => Operand::Scalar(s),
-        }
-    }
-
-    /// The text of the value at `row`.
-    fn text(&self, row: usize) -> String {
-        match self {
-            Self::Array(a) => a.scalar(row).map_or_else(|| "NULL".to_string(), |s| s.to_string()),
-            Self::Scalar(s) => s.to_string(),
         }
     }
 }
@@ -489,16 +598,14 @@ fn arithmetic(op: BinaryOp, lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef
             r.data_type()
         ))
     })?;
-    let (l, r) = (Side::new(l, l_scalar)?, Side::new(r, r_scalar)?);
+    let (l, r) = (SideValues::new(l, l_scalar)?, SideValues::new(r, r_scalar)?);
     let options = ArithmeticOptions::arrow(width);
-    match binary(op, l.operand(), r.operand(), &options) {
+    match crate::dispatch::binary(op, l.operand(), r.operand(), &options) {
         Ok(result) => Ok(result.to_arrow()),
-        Err(DecimalError::Overflow { row, result_type }) => {
+        Err(DecimalError::Overflow { row, result_type, lhs, rhs, .. }) => {
             Err(ArrowError::ArithmeticOverflow(format!(
-                "Overflow happened on: {} {op} {} (row {row}): the result does not fit \
-                 {result_type}",
-                l.text(row),
-                r.text(row)
+                "Overflow happened on: {lhs} {op} {rhs} (row {row}): the result does not fit \
+                 {result_type}"
             )))
         }
         // arrow-arith's error for arrays of different lengths.
@@ -569,8 +676,8 @@ mod tests {
         ]
     }
 
-    /// The planned Arrow type is the type of what `binary` returns, converted
-    /// with `to_arrow`, and the planning fails exactly where `binary` does.
+    /// The planned Arrow type is the type of what `binary` returns, and the
+    /// planning fails exactly where `binary` does.
     #[rstest]
     fn result_data_type_is_the_type_binary_returns(
         #[values(BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div)] op: BinaryOp,
@@ -579,16 +686,21 @@ mod tests {
             ArithmeticOptions::arrow(StorageWidth::I32),
             ArithmeticOptions::arrow(StorageWidth::I64),
             ArithmeticOptions::arrow(StorageWidth::I128),
-            ArithmeticOptions::arrow(StorageWidth::I256)
+            ArithmeticOptions::arrow(StorageWidth::I256),
+            ArithmeticOptions::spark(),
+            ArithmeticOptions::spark_no_precision_loss(),
+            ArithmeticOptions::presto()
         )]
         options: ArithmeticOptions,
     ) {
         for (lhs, rhs) in type_pairs() {
-            let empty = |dtype| DecimalArray::from_strs(dtype, &[]).unwrap();
+            let empty = |dtype| DecimalArray::from_strs(dtype, &[]).unwrap().to_arrow();
             let computed = binary(op, &empty(lhs), &empty(rhs), &options)
-                .map(|result| result.to_arrow().data_type().clone());
+                .map(|result| result.data_type().clone());
             let (l, r) = (data_type(lhs, lhs.storage_width()), data_type(rhs, rhs.storage_width()));
-            assert_eq!(result_data_type(op, &l, &r, &options), computed, "{lhs} {op} {rhs}");
+            let planned = result_data_type(op, &l, &r, &options);
+            assert_eq!(planned.as_ref().ok(), computed.as_ref().ok(), "{lhs} {op} {rhs}");
+            assert_eq!(planned.is_err(), computed.is_err(), "{lhs} {op} {rhs}");
         }
     }
 
@@ -603,10 +715,19 @@ mod tests {
     /// this crate's message where the variant carries one.
     #[rstest]
     #[case::overflow(
-        DecimalError::Overflow { row: 3, result_type: t(5, 2) },
+        DecimalError::Overflow {
+            row: 3,
+            result_type: t(5, 2),
+            op: BinaryOp::Add,
+            lhs: "999.99".into(),
+            rhs: "0.01".into()
+        },
         ArrowError::ArithmeticOverflow
     )]
-    #[case::divide_by_zero(DecimalError::DivideByZero { row: 3 }, |_| ArrowError::DivideByZero)]
+    #[case::divide_by_zero(
+        DecimalError::DivideByZero { row: 3, lhs: "1.00".into() },
+        |_| ArrowError::DivideByZero
+    )]
     #[case::length_mismatch(
         DecimalError::LengthMismatch { expected: 2, actual: 3 },
         ArrowError::ComputeError

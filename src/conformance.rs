@@ -34,6 +34,7 @@ use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
 use crate::profile::{result_type, result_width};
 use crate::reference::{Exact, exact};
 use crate::text;
+use crate::types::DecimalType;
 
 /// Rows listed in a report at most (all are counted).
 const LISTED: usize = 20;
@@ -52,11 +53,28 @@ pub fn reference<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
     let result = result_type(op, lhs.dtype(), rhs.dtype(), options)?;
+    reference_to(op, lhs, rhs, result, options)
+}
+
+/// The result `docs/semantics.md` defines for `lhs op rhs` at a result type
+/// the caller chose (what [`binary_to`](crate::binary_to) must return).
+///
+/// # Errors
+/// As [`reference()`]; the result type is not checked against the
+/// profile's storage.
+pub fn reference_to<'a>(
+    op: BinaryOp,
+    lhs: impl Into<Operand<'a>>,
+    rhs: impl Into<Operand<'a>>,
+    result: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let (lhs, rhs) = (lhs.into(), rhs.into());
     let len = rows(lhs, rhs)?;
     let mut values = Vec::with_capacity(len);
     let mut valid = Vec::with_capacity(len);
     for row in 0..len {
-        let (Some(a), Some(b)) = (value(lhs, row), value(rhs, row)) else {
+        let (Some(a), Some(b)) = (lhs.value(row), rhs.value(row)) else {
             values.push(i256::ZERO);
             valid.push(false);
             continue;
@@ -74,12 +92,20 @@ pub fn reference<'a>(
                 valid.push(true);
                 continue;
             }
-            Exact::Overflow => {
-                (options.on_overflow(), DecimalError::Overflow { row, result_type: result })
-            }
-            Exact::DivideByZero => {
-                (options.on_divide_by_zero(), DecimalError::DivideByZero { row })
-            }
+            Exact::Overflow => (
+                options.on_overflow(),
+                DecimalError::Overflow {
+                    row,
+                    result_type: result,
+                    op,
+                    lhs: lhs.text(row),
+                    rhs: rhs.text(row),
+                },
+            ),
+            Exact::DivideByZero => (
+                options.on_divide_by_zero(),
+                DecimalError::DivideByZero { row, lhs: lhs.text(row) },
+            ),
         };
         match policy {
             (OverflowPolicy::Error, error) => return Err(error),
@@ -89,25 +115,14 @@ pub fn reference<'a>(
             }
         }
     }
-    let values = with_native!(result_width(result, options), T => {
+    // A type the profile cannot store is checked by the kernels' caller; the
+    // reference stores it as wide as it needs.
+    let width = result_width(result, options).unwrap_or(result.storage_width());
+    let values = with_native!(width, T => {
         let typed: Vec<T> = values.into_iter().map(|v| T::from_i256(v).unwrap_or_default()).collect();
         T::into_values(ScalarBuffer::from(typed))
     });
     Ok(DecimalArray::from_parts(result, values, Some(NullBuffer::from(valid))))
-}
-
-/// The operand's stored value at `row`, `None` when null.
-fn value(operand: Operand<'_>, row: usize) -> Option<i256> {
-    match operand {
-        Operand::Array(a) => a.is_valid(row).then(|| a.values().get(row)).flatten(),
-        Operand::Scalar(s) => s.value(),
-    }
-}
-
-fn text_of(operand: Operand<'_>, row: usize) -> String {
-    let scale = operand.dtype().scale();
-    value(operand, row)
-        .map_or_else(|| "NULL".into(), |v| text::format(&text::i256_to_bigint(v), scale))
 }
 
 /// One row on which a result differs from the reference (see the example of
@@ -194,8 +209,8 @@ pub fn compare<'a>(
     let mut mismatches = Vec::new();
     let whole = |row: usize, expected: String, got: String| Mismatch {
         row,
-        lhs: text_of(lhs, row),
-        rhs: text_of(rhs, row),
+        lhs: lhs.text(row),
+        rhs: rhs.text(row),
         expected,
         got,
     };
@@ -236,7 +251,7 @@ pub fn compare<'a>(
 
 fn error_row(error: &DecimalError) -> usize {
     match error {
-        DecimalError::Overflow { row, .. } | DecimalError::DivideByZero { row } => *row,
+        DecimalError::Overflow { row, .. } | DecimalError::DivideByZero { row, .. } => *row,
         _ => 0,
     }
 }
@@ -268,7 +283,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::DecimalType;
 
     #[test]
     fn compare_reports_each_differing_row_as_text() {

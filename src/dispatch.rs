@@ -18,7 +18,8 @@ use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp};
 use crate::profile::{result_type, result_width};
 use crate::scalar::DecimalScalar;
-use crate::types::DecimalType;
+use crate::text;
+use crate::types::{DecimalType, StorageWidth};
 
 /// One side of an operation: a column or a single value broadcast to every row.
 ///
@@ -63,6 +64,21 @@ impl<'a> Operand<'a> {
             Self::Array(a) => a.dtype(),
             Self::Scalar(s) => s.dtype(),
         }
+    }
+
+    /// The operand's stored value at `row`, `None` when null.
+    pub(crate) fn value(self, row: usize) -> Option<i256> {
+        match self {
+            Self::Array(a) => a.is_valid(row).then(|| a.values().get(row)).flatten(),
+            Self::Scalar(s) => s.value(),
+        }
+    }
+
+    /// The canonical text of the operand's value at `row` (`NULL` for a null).
+    pub(crate) fn text(self, row: usize) -> String {
+        let scale = self.dtype().scale();
+        self.value(row)
+            .map_or_else(|| "NULL".into(), |v| text::format(&text::i256_to_bigint(v), scale))
     }
 
     /// The operand as the kernels read it: its stored values as they are,
@@ -112,7 +128,58 @@ pub fn binary<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
     let result = result_type(op, lhs.dtype(), rhs.dtype(), options)?;
-    let out_width = result_width(result, options);
+    binary_to(op, lhs, rhs, result, options)
+}
+
+/// `lhs op rhs` row by row at a result type the caller chose: each row is
+/// the exact result rounded once to `result`'s scale with the options'
+/// rounding mode, and overflows beyond `result`'s precision.
+///
+/// For engines that plan their own types (any rule this crate does not
+/// ship): the options' profile only decides how results are stored (see
+/// [`Semantics`](crate::Semantics)).
+///
+/// ```
+/// use decimal_kernels::{binary_to, ArithmeticOptions, BinaryOp, DecimalArray, DecimalType};
+/// let t = DecimalType::try_new(38, 10)?;
+/// let a = DecimalArray::from_strs(t, &[Some("1.0000000005"), Some("-2.0000000015")])?;
+/// // Spark's planner types decimal(38,10) + decimal(38,10) as decimal(38,9).
+/// let spark_type = DecimalType::try_new(38, 9)?;
+/// let sum = binary_to(BinaryOp::Add, &a, &a, spark_type, &ArithmeticOptions::spark())?;
+/// assert_eq!(sum.to_strs(), [Some("2.000000001".into()), Some("-4.000000003".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`binary`]; [`DecimalError::UnsupportedTypes`] when the profile's
+/// storage cannot hold `result` (an Arrow width narrower than its
+/// precision), or for a sum rounded by more than 77 digits whose exact value
+/// would need more than 152 (operand scales more than 76 digits apart).
+pub fn binary_to<'a>(
+    op: BinaryOp,
+    lhs: impl Into<Operand<'a>>,
+    rhs: impl Into<Operand<'a>>,
+    result: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let (lhs, rhs) = (lhs.into(), rhs.into());
+    let call = Call { op, operands: (lhs, rhs), result, options };
+    let out_width = result_width(result, options)
+        .ok_or_else(|| call.unsupported(format!("{result} does not fit the profile's storage")))?;
+    compute(op, lhs, rhs, result, out_width, options)
+}
+
+/// `lhs op rhs` at type `result`, results stored as `out_width` (which holds
+/// `result`).
+pub(crate) fn compute(
+    op: BinaryOp,
+    lhs: Operand<'_>,
+    rhs: Operand<'_>,
+    result: DecimalType,
+    out_width: StorageWidth,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let call = Call { op, operands: (lhs, rhs), result, options };
     let len = rows(lhs, rhs)?;
     let null_scalar = [lhs, rhs].iter().any(|o| matches!(o, Operand::Scalar(s) if s.is_null()));
     if null_scalar {
@@ -120,7 +187,6 @@ pub fn binary<'a>(
         return Ok(DecimalArray::from_parts(result, values, Some(NullBuffer::new_null(len))));
     }
     let nulls = NullBuffer::union(array_nulls(lhs), array_nulls(rhs));
-    let call = Call { op, types: (lhs.dtype(), rhs.dtype()), result, options };
     let frame = Frame::new(len).with_nulls(nulls.as_ref()).with_policies(policies(options));
     let (values, nulls) = with_native!(out_width, T => {
         let output = call.run::<T>(lhs.input(), rhs.input(), &frame)?;
@@ -152,14 +218,20 @@ fn policies(options: &ArithmeticOptions) -> Policies {
     Policies { on_overflow: options.on_overflow(), on_divide_by_zero: options.on_divide_by_zero() }
 }
 
-/// One kernel call: the operator and the types it runs between.
+/// One kernel call: the operator, its operands and the result type.
 struct Call<'a> {
     op: BinaryOp,
-    /// The operands' types.
-    types: (DecimalType, DecimalType),
+    operands: (Operand<'a>, Operand<'a>),
     result: DecimalType,
     options: &'a ArithmeticOptions,
 }
+
+/// Rounded sums the kernels always serve: an aligned sum of at most 152
+/// digits is exact in their widest (512-bit) type, and so is any sum whose
+/// rounded result cannot hide a saturated one (`p + k <= 153`, as
+/// `10^153 < 2^510`).
+const MOST_EXACT_SUM_DIGITS: i32 = 152;
+const MOST_ROUNDED_SUM_DIGITS: i32 = 153;
 
 impl Call<'_> {
     /// Runs the kernel with results stored as `T`.
@@ -169,14 +241,30 @@ impl Call<'_> {
         rhs: Input<'_>,
         frame: &Frame<'_>,
     ) -> Result<native::Output<T>, DecimalError> {
+        let (t1, t2) = (self.operands.0.dtype(), self.operands.1.dtype());
         let scale = |t: DecimalType| i32::from(t.scale());
-        let (s1, s2, rs) = (scale(self.types.0), scale(self.types.1), scale(self.result));
+        let (s1, s2, rs) = (scale(t1), scale(t2), scale(self.result));
         let precision = self.result.precision();
         let rounding = self.options.rounding();
         let output = match self.op {
             BinaryOp::Add | BinaryOp::Sub => {
-                let shift = |s: i32| u32::try_from(rs - s).map_err(|_| self.unaligned());
-                let spec = SumSpec::new(shift(s1)?, shift(s2)?, precision);
+                // Aligned exactly at the larger scale, then rescaled once.
+                let aligned = s1.max(s2);
+                let (k1, k2) = (aligned - s1, aligned - s2);
+                let digits = (i32::from(t1.precision()) + k1).max(i32::from(t2.precision()) + k2);
+                let rounded = i32::from(precision) + aligned - rs;
+                if rs < aligned
+                    && digits > MOST_EXACT_SUM_DIGITS
+                    && rounded > MOST_ROUNDED_SUM_DIGITS
+                {
+                    return Err(self.unsupported(format!(
+                        "the exact sum would need {digits} digits before rounding to scale {rs}"
+                    )));
+                }
+                // Both shifts are at most 152: scales lie within -76..=76.
+                let shift = |k: i32| k.unsigned_abs();
+                let spec =
+                    SumSpec::new(shift(k1), shift(k2), precision).rescaled(aligned - rs, rounding);
                 if self.op == BinaryOp::Add {
                     native::add(lhs, rhs, &spec, frame)
                 } else {
@@ -195,33 +283,32 @@ impl Call<'_> {
         output.map_err(|e| self.error(e))
     }
 
-    fn unaligned(&self) -> DecimalError {
-        DecimalError::UnsupportedTypes {
-            op: self.op,
-            lhs: self.types.0,
-            rhs: self.types.1,
-            reason: format!("a sum at scale {} would drop operand digits", self.result.scale()),
-        }
+    fn unsupported(&self, reason: String) -> DecimalError {
+        let (lhs, rhs) = (self.operands.0.dtype(), self.operands.1.dtype());
+        DecimalError::UnsupportedTypes { op: self.op, lhs, rhs, reason }
     }
 
     fn error(&self, error: KernelError) -> DecimalError {
+        let text = |operand: Operand<'_>, row| operand.text(row);
         match error {
-            KernelError::Overflow { row } => {
-                DecimalError::Overflow { row, result_type: self.result }
+            KernelError::Overflow { row } => DecimalError::Overflow {
+                row,
+                result_type: self.result,
+                op: self.op,
+                lhs: text(self.operands.0, row),
+                rhs: text(self.operands.1, row),
+            },
+            KernelError::DivideByZero { row } => {
+                DecimalError::DivideByZero { row, lhs: text(self.operands.0, row) }
             }
-            KernelError::DivideByZero { row } => DecimalError::DivideByZero { row },
             KernelError::LengthMismatch { expected, actual } => {
                 DecimalError::LengthMismatch { expected, actual }
             }
             // The profiles never ask for these (a result width always holds
-            // the result precision, sums shift one side only); reported as
-            // the types the kernels cannot serve if they ever did.
-            other => DecimalError::UnsupportedTypes {
-                op: self.op,
-                lhs: self.types.0,
-                rhs: self.types.1,
-                reason: format!("the kernels reject the call: {other:?}"),
-            },
+            // the result precision, sums shift one side only, rounded sums
+            // stay within the exact range); reported as the types the
+            // kernels cannot serve if they ever did.
+            other => self.unsupported(format!("the kernels reject the call: {other:?}")),
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::types::{DecimalType, StorageWidth};
 /// let b = DecimalArray::from_strs(t, &[Some("4.00"), Some("0.00")])?;
 /// let outcome = match div(&a, &b, &ArithmeticOptions::default()) {
 ///     Ok(quotient) => format!("{:?}", quotient.to_strs()),
-///     Err(DecimalError::DivideByZero { row }) => format!("row {row} divides by zero"),
+///     Err(DecimalError::DivideByZero { row, .. }) => format!("row {row} divides by zero"),
 ///     Err(other) => format!("failed: {other}"),
 /// };
 /// assert_eq!(outcome, "row 1 divides by zero");
@@ -44,13 +44,19 @@ pub enum DecimalError {
     },
     /// A result exceeded its precision under the `Error` overflow policy.
     ///
+    /// It names the first failing valid row and carries that row's operands
+    /// as canonical text, so an engine can word its own message (Spark's
+    /// `NUMERIC_VALUE_OUT_OF_RANGE`, Trino's "Decimal overflow") without
+    /// computing anything again.
+    ///
     /// ```
-    /// use decimal_kernels::{add, ArithmeticOptions, DecimalArray, DecimalError, DecimalType};
+    /// use decimal_kernels::{add, ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalType};
     /// let t = DecimalType::try_new(3, 0)?;
     /// let a = DecimalArray::from_strs(t, &[Some("1"), Some("999")])?;
     /// let err = add(&a, &a, &ArithmeticOptions::fixed_point()).unwrap_err();
-    /// assert_eq!(err, DecimalError::Overflow { row: 1, result_type: t });
-    /// assert_eq!(err.to_string(), "overflow at row 1: the result does not fit decimal(3,0)");
+    /// let (lhs, rhs) = ("999".to_string(), "999".to_string());
+    /// assert_eq!(err, DecimalError::Overflow { row: 1, result_type: t, op: BinaryOp::Add, lhs, rhs });
+    /// assert_eq!(err.to_string(), "overflow at row 1: 999 + 999 does not fit decimal(3,0)");
     /// # Ok::<(), DecimalError>(())
     /// ```
     Overflow {
@@ -58,8 +64,16 @@ pub enum DecimalError {
         row: usize,
         /// The result type whose precision was exceeded.
         result_type: DecimalType,
+        /// The operator.
+        op: BinaryOp,
+        /// The row's left operand, canonical text.
+        lhs: String,
+        /// The row's right operand, canonical text.
+        rhs: String,
     },
-    /// A divisor was zero under the `Error` division-by-zero policy.
+    /// A divisor was zero under the `Error` division-by-zero policy; it names
+    /// the first failing valid row and carries that row's dividend as
+    /// canonical text.
     ///
     /// ```
     /// use decimal_kernels::{div, ArithmeticOptions, DecimalArray, DecimalError, DecimalScalar, DecimalType};
@@ -68,12 +82,15 @@ pub enum DecimalError {
     /// let zero = DecimalScalar::parse(t, "0")?;
     /// // Row 0 is null, so row 1 is the first to fail.
     /// let err = div(&a, &zero, &ArithmeticOptions::default()).unwrap_err();
-    /// assert_eq!(err, DecimalError::DivideByZero { row: 1 });
+    /// assert_eq!(err, DecimalError::DivideByZero { row: 1, lhs: "1.00".into() });
+    /// assert_eq!(err.to_string(), "division by zero at row 1: 1.00 / 0");
     /// # Ok::<(), DecimalError>(())
     /// ```
     DivideByZero {
         /// The first failing row (0 for a scalar).
         row: usize,
+        /// The row's dividend, canonical text.
+        lhs: String,
     },
     /// Two operands, or values and validity, of different lengths.
     ///
@@ -228,10 +245,12 @@ impl fmt::Display for DecimalError {
                 "invalid decimal type decimal({precision},{scale}): precision must be 1..=76 \
                  and scale -76..=precision"
             ),
-            Self::Overflow { row, result_type } => {
-                write!(f, "overflow at row {row}: the result does not fit {result_type}")
+            Self::Overflow { row, result_type, op, lhs, rhs } => {
+                write!(f, "overflow at row {row}: {lhs} {op} {rhs} does not fit {result_type}")
             }
-            Self::DivideByZero { row } => write!(f, "division by zero at row {row}"),
+            Self::DivideByZero { row, lhs } => {
+                write!(f, "division by zero at row {row}: {lhs} / 0")
+            }
             Self::LengthMismatch { expected, actual } => {
                 write!(f, "length mismatch: expected {expected} rows, found {actual}")
             }

@@ -64,7 +64,7 @@ mod text;
 mod types;
 
 pub use array::{DecimalArray, DecimalNative, DecimalValues};
-pub use dispatch::{Operand, binary};
+pub use dispatch::{Operand, binary, binary_to};
 pub use error::DecimalError;
 pub use options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Semantics};
 pub use profile::result_type;

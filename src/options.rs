@@ -85,6 +85,19 @@ pub enum Semantics {
         /// The Arrow decimal width of operands and result.
         width: StorageWidth,
     },
+    /// Apache Spark's result types (precision at most 38), with or without
+    /// `spark.sql.decimalOperations.allowPrecisionLoss`; results stored in
+    /// `i128`, as Spark's accelerators hold them in Arrow `Decimal128`.
+    Spark {
+        /// Spark's `allowPrecisionLoss` (its default is `true`): a result
+        /// type beyond 38 digits keeps its integer digits and gives up
+        /// fraction digits (down to 6); without it, fraction digits are kept
+        /// and large results overflow.
+        allow_precision_loss: bool,
+    },
+    /// Presto's and Trino's result types (precision at most 38, no negative
+    /// scales); results stored in `i128`.
+    Presto,
 }
 
 /// The knobs of a call: profile, rounding and failure policies.
@@ -127,6 +140,57 @@ impl ArithmeticOptions {
     #[must_use]
     pub const fn arrow(width: StorageWidth) -> Self {
         Self { semantics: Semantics::Arrow { width }, ..Self::fixed_point() }
+    }
+
+    /// Spark's default profile (`allowPrecisionLoss = true`, ANSI mode off):
+    /// `HalfUp`, overflow and division by zero give null. Spark's ANSI mode is
+    /// the same profile with both policies `Error`.
+    ///
+    /// ```
+    /// use decimal_kernels::{div, ArithmeticOptions, DecimalArray, DecimalType, OverflowPolicy};
+    /// let t = DecimalType::try_new(2, 1)?;
+    /// let a = DecimalArray::from_strs(t, &[Some("-3.4"), Some("0.5")])?;
+    /// let b = DecimalArray::from_strs(t, &[Some("-6.0"), Some("0.0")])?;
+    /// let q = div(&a, &b, &ArithmeticOptions::spark())?;
+    /// assert_eq!(q.dtype().to_string(), "decimal(8,6)");
+    /// assert_eq!(q.to_strs(), [Some("0.566667".into()), None]);
+    /// let ansi = ArithmeticOptions::spark()
+    ///     .with_on_overflow(OverflowPolicy::Error)
+    ///     .with_on_divide_by_zero(OverflowPolicy::Error);
+    /// assert!(div(&a, &b, &ansi).is_err());
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
+    #[must_use]
+    pub const fn spark() -> Self {
+        Self {
+            semantics: Semantics::Spark { allow_precision_loss: true },
+            rounding: RoundingMode::HalfUp,
+            on_overflow: OverflowPolicy::Null,
+            on_divide_by_zero: OverflowPolicy::Null,
+        }
+    }
+
+    /// Spark with `allowPrecisionLoss = false`; otherwise as [`spark`](Self::spark).
+    #[must_use]
+    pub const fn spark_no_precision_loss() -> Self {
+        Self { semantics: Semantics::Spark { allow_precision_loss: false }, ..Self::spark() }
+    }
+
+    /// The Presto and Trino profile: `HalfUp`, both policies `Error`.
+    ///
+    /// ```
+    /// use decimal_kernels::{div, ArithmeticOptions, DecimalArray, DecimalType};
+    /// let t = DecimalType::try_new(2, 1)?;
+    /// let a = DecimalArray::from_strs(t, &[Some("-3.4"), Some("0.5")])?;
+    /// let b = DecimalArray::from_strs(t, &[Some("-6.0"), Some("-6.0")])?;
+    /// let q = div(&a, &b, &ArithmeticOptions::presto())?;
+    /// assert_eq!(q.dtype().to_string(), "decimal(3,1)");
+    /// assert_eq!(q.to_strs(), [Some("0.6".into()), Some("-0.1".into())]);
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
+    #[must_use]
+    pub const fn presto() -> Self {
+        Self { semantics: Semantics::Presto, rounding: RoundingMode::HalfUp, ..Self::fixed_point() }
     }
 
     /// The same options with another rounding mode.

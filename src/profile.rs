@@ -64,16 +64,98 @@ pub fn result_type(
                 }
             }
         }
+        Semantics::Spark { allow_precision_loss } => {
+            if p1 > ENGINE_MAX || p2 > ENGINE_MAX {
+                return Err(unsupported(format!("Spark has no precision above {ENGINE_MAX}")));
+            }
+            spark_type(op, (p1, s1), (p2, s2), allow_precision_loss)
+        }
+        Semantics::Presto => {
+            if p1 > ENGINE_MAX || p2 > ENGINE_MAX || s1 < 0 || s2 < 0 {
+                return Err(unsupported(format!(
+                    "Presto and Trino have no precision above {ENGINE_MAX} and no negative scale"
+                )));
+            }
+            let s = s1.max(s2);
+            match op {
+                BinaryOp::Add | BinaryOp::Sub => ((integer_digits + s + 1).min(ENGINE_MAX), s),
+                BinaryOp::Mul if s1 + s2 > ENGINE_MAX => {
+                    return Err(unsupported(format!(
+                        "the product's scale {} exceeds {ENGINE_MAX}",
+                        s1 + s2
+                    )));
+                }
+                BinaryOp::Mul => ((p1 + p2).min(ENGINE_MAX), s1 + s2),
+                BinaryOp::Div => ((p1 + s2 + (s2 - s1).max(0)).min(ENGINE_MAX), s),
+            }
+        }
     };
     DecimalType::try_from_ints(precision, scale)
         .map_err(|_| unsupported(format!("decimal({precision},{scale}) is not a valid type")))
 }
 
-/// The storage width of results under the options' profile.
-pub(crate) fn result_width(result: DecimalType, options: &ArithmeticOptions) -> StorageWidth {
+/// The largest precision of Spark, Presto and Trino.
+const ENGINE_MAX: i32 = 38;
+
+/// Spark's type of `decimal(p1,s1) op decimal(p2,s2)` (its `resultDecimalType`
+/// of each arithmetic expression), as `(precision, scale)`.
+fn spark_type(op: BinaryOp, (p1, s1): (i32, i32), (p2, s2): (i32, i32), loss: bool) -> (i32, i32) {
+    // The type before Spark bounds it to 38 digits.
+    let (p, s) = match op {
+        BinaryOp::Add | BinaryOp::Sub => {
+            let s = s1.max(s2);
+            ((p1 - s1).max(p2 - s2) + s + 1, s)
+        }
+        BinaryOp::Mul => (p1 + p2 + 1, s1 + s2),
+        BinaryOp::Div if !loss => {
+            // Without precision loss a quotient splits 38 digits between
+            // integer and fraction digits, taking from both when both ask more.
+            let integer = (p1 - s1 + s2).min(ENGINE_MAX);
+            let fraction = (s1 + p2 + 1).clamp(SPARK_MIN_ADJUSTED_SCALE, ENGINE_MAX);
+            let excess = integer + fraction - ENGINE_MAX;
+            if excess > 0 {
+                let fraction = fraction - (excess / 2 + 1);
+                return (ENGINE_MAX, fraction);
+            }
+            return (integer + fraction, fraction);
+        }
+        BinaryOp::Div => {
+            let s = (s1 + p2 + 1).max(SPARK_MIN_ADJUSTED_SCALE);
+            (p1 - s1 + s2 + s, s)
+        }
+    };
+    if !loss {
+        (p.min(ENGINE_MAX), s.min(ENGINE_MAX))
+    } else if p <= ENGINE_MAX {
+        (p, s)
+    } else if s < 0 {
+        // Fraction digits cannot be given up: the integer digits are kept.
+        (ENGINE_MAX, s)
+    } else {
+        // Keep every integer digit if 38 allow, but at least min(s, 6)
+        // fraction digits.
+        let integer = p - s;
+        (ENGINE_MAX, (ENGINE_MAX - integer).max(s.min(SPARK_MIN_ADJUSTED_SCALE)))
+    }
+}
+
+/// The fraction digits Spark keeps at least when a type is bounded to 38
+/// digits with precision loss (its `MINIMUM_ADJUSTED_SCALE`).
+const SPARK_MIN_ADJUSTED_SCALE: i32 = 6;
+
+/// The storage width of results of type `result` under the options'
+/// profile: FixedPoint the narrowest, Arrow its width (`None` if `result`
+/// needs more), Spark and Presto `i128` (`i256` for a wider explicit type).
+pub(crate) fn result_width(
+    result: DecimalType,
+    options: &ArithmeticOptions,
+) -> Option<StorageWidth> {
     match options.semantics() {
-        Semantics::FixedPoint => result.storage_width(),
-        Semantics::Arrow { width } => width,
+        Semantics::FixedPoint => Some(result.storage_width()),
+        Semantics::Arrow { width } => (result.storage_width() <= width).then_some(width),
+        Semantics::Spark { .. } | Semantics::Presto => {
+            Some(result.storage_width().max(StorageWidth::I128))
+        }
     }
 }
 
@@ -132,5 +214,68 @@ mod tests {
     ) {
         let opts = ArithmeticOptions::fixed_point();
         assert_eq!(result_type(op, lhs, rhs, &opts).unwrap().to_string(), want);
+    }
+
+    // Spark's types from its own published results and rules (issue cases and
+    // `decimalArithmeticOperations.sql`), with and without precision loss.
+    #[rstest]
+    #[case::div_small(BinaryOp::Div, t(2, 1), t(2, 1), "decimal(8,6)", "decimal(8,6)")]
+    #[case::div_money(BinaryOp::Div, t(10, 2), t(10, 2), "decimal(23,13)", "decimal(23,13)")]
+    #[case::div_wide(BinaryOp::Div, t(38, 18), t(38, 18), "decimal(38,6)", "decimal(38,18)")]
+    #[case::div_tiny_divisor(
+        BinaryOp::Div,
+        t(26, 12),
+        t(15, 15),
+        "decimal(38,9)",
+        "decimal(38,18)"
+    )]
+    #[case::mul_wide(BinaryOp::Mul, t(38, 18), t(38, 18), "decimal(38,6)", "decimal(38,36)")]
+    #[case::mul_literals(BinaryOp::Mul, t(3, 1), t(2, 1), "decimal(6,2)", "decimal(6,2)")]
+    #[case::add_wide(BinaryOp::Add, t(38, 10), t(38, 10), "decimal(38,9)", "decimal(38,10)")]
+    #[case::sub_mixed(BinaryOp::Sub, t(10, 2), t(5, 3), "decimal(12,3)", "decimal(12,3)")]
+    #[case::mul_negative_scale(BinaryOp::Mul, t(10, -2), t(38, 0), "decimal(38,-2)", "decimal(38,-2)")]
+    fn spark(
+        #[case] op: BinaryOp,
+        #[case] lhs: DecimalType,
+        #[case] rhs: DecimalType,
+        #[case] with_loss: &str,
+        #[case] without_loss: &str,
+    ) {
+        let typed = |opts| result_type(op, lhs, rhs, &opts).unwrap().to_string();
+        assert_eq!(typed(ArithmeticOptions::spark()), with_loss);
+        assert_eq!(typed(ArithmeticOptions::spark_no_precision_loss()), without_loss);
+    }
+
+    // Presto's and Trino's types (their `TestDecimalOperators` and the issue's cases).
+    #[rstest]
+    #[case::div_small(BinaryOp::Div, t(2, 1), t(2, 1), "decimal(3,1)")]
+    #[case::div_larger_divisor_scale(BinaryOp::Div, t(10, 2), t(5, 3), "decimal(14,3)")]
+    #[case::add(BinaryOp::Add, t(4, 1), t(3, 1), "decimal(5,1)")]
+    #[case::add_capped(BinaryOp::Add, t(38, 0), t(38, 0), "decimal(38,0)")]
+    #[case::mul(BinaryOp::Mul, t(2, 1), t(2, 1), "decimal(4,2)")]
+    #[case::mul_capped(BinaryOp::Mul, t(38, 10), t(5, 2), "decimal(38,12)")]
+    fn presto(
+        #[case] op: BinaryOp,
+        #[case] lhs: DecimalType,
+        #[case] rhs: DecimalType,
+        #[case] want: &str,
+    ) {
+        let opts = ArithmeticOptions::presto();
+        assert_eq!(result_type(op, lhs, rhs, &opts).unwrap().to_string(), want);
+    }
+
+    #[rstest]
+    #[case::spark_beyond_38(ArithmeticOptions::spark(), BinaryOp::Add, t(39, 0), t(1, 0))]
+    #[case::presto_beyond_38(ArithmeticOptions::presto(), BinaryOp::Add, t(1, 0), t(39, 0))]
+    #[case::presto_negative_scale(ArithmeticOptions::presto(), BinaryOp::Add, t(5, -2), t(1, 0))]
+    #[case::presto_product_scale(ArithmeticOptions::presto(), BinaryOp::Mul, t(38, 20), t(38, 20))]
+    fn engines_reject(
+        #[case] opts: ArithmeticOptions,
+        #[case] op: BinaryOp,
+        #[case] lhs: DecimalType,
+        #[case] rhs: DecimalType,
+    ) {
+        let err = result_type(op, lhs, rhs, &opts).unwrap_err();
+        assert!(matches!(err, DecimalError::UnsupportedTypes { .. }), "{err}");
     }
 }

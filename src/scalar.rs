@@ -133,12 +133,20 @@ impl DecimalScalar {
         };
         match outcome {
             Exact::Value(v) => Ok(Self { dtype: result, value: text::bigint_to_i256(&v) }),
-            Exact::Overflow => {
-                fail(options.on_overflow(), DecimalError::Overflow { row: 0, result_type: result })
-            }
-            Exact::DivideByZero => {
-                fail(options.on_divide_by_zero(), DecimalError::DivideByZero { row: 0 })
-            }
+            Exact::Overflow => fail(
+                options.on_overflow(),
+                DecimalError::Overflow {
+                    row: 0,
+                    result_type: result,
+                    op,
+                    lhs: self.to_string(),
+                    rhs: rhs.to_string(),
+                },
+            ),
+            Exact::DivideByZero => fail(
+                options.on_divide_by_zero(),
+                DecimalError::DivideByZero { row: 0, lhs: self.to_string() },
+            ),
         }
     }
 }

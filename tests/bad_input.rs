@@ -412,7 +412,7 @@ fn rows(texts: &str) -> Vec<Option<&str>> {
     dec(3, 0),
     "1 null 999 -999",
     "1 999 1 -1",
-    DecimalError::Overflow { row: 2, result_type: dec(3, 0) },
+    (2, dec(3, 0)),
     "2 null null null"
 )]
 #[case::sub(
@@ -421,7 +421,7 @@ fn rows(texts: &str) -> Vec<Option<&str>> {
     dec(3, 1),
     "1.0 -99.9 99.9",
     "0.5 0.1 -0.1",
-    DecimalError::Overflow { row: 1, result_type: dec(3, 1) },
+    (1, dec(3, 1)),
     "0.5 null null"
 )]
 #[case::mul(
@@ -430,7 +430,7 @@ fn rows(texts: &str) -> Vec<Option<&str>> {
     dec(4, 2),
     "10.00 -10.00 0.50",
     "9.99 10.00 0.50",
-    DecimalError::Overflow { row: 1, result_type: dec(4, 2) },
+    (1, dec(4, 2)),
     "99.90 null 0.25"
 )]
 #[case::div(
@@ -439,7 +439,7 @@ fn rows(texts: &str) -> Vec<Option<&str>> {
     dec(3, 1),
     "99.9 1.0 -10.0",
     "0.1 3.0 0.1",
-    DecimalError::Overflow { row: 0, result_type: dec(3, 1) },
+    (0, dec(3, 1)),
     "null 0.3 null"
 )]
 #[case::arrow_mul_into_a_wider_type(
@@ -448,7 +448,7 @@ fn rows(texts: &str) -> Vec<Option<&str>> {
     dec(5, 2),
     "999.99 316.22 316.23",
     "999.99 316.22 -316.23",
-    DecimalError::Overflow { row: 0, result_type: dec(9, 4) },
+    (0, dec(9, 4)),
     "null 99995.0884 null"
 )]
 fn overflow(
@@ -457,15 +457,17 @@ fn overflow(
     #[case] dtype: DecimalType,
     #[case] lhs: &str,
     #[case] rhs: &str,
-    #[case] error: DecimalError,
+    #[case] failing: (usize, DecimalType),
     #[case] nulled: &str,
 ) {
-    let DecimalError::Overflow { row, result_type } = error else { unreachable!() };
+    let (row, result_type) = failing;
     let (a, b) = (column_from_strs(dtype, &rows(lhs)), column_from_strs(dtype, &rows(rhs)));
+    let text = |texts: &str| rows(texts)[row].expect("a valid row").to_string();
+    let (l, r) = (text(lhs), text(rhs));
     assert_error(
         run(op, &a, &b, &options),
-        &error,
-        &format!("overflow at row {row}: the result does not fit {result_type}"),
+        &DecimalError::Overflow { row, result_type, op, lhs: l.clone(), rhs: r.clone() },
+        &format!("overflow at row {row}: {l} {op} {r} does not fit {result_type}"),
     );
     let null = options.with_on_overflow(OverflowPolicy::Null);
     let got = run(op, &a, &b, &null).unwrap();
@@ -480,14 +482,29 @@ fn overflow_with_scalars() {
     let dtype = dec(3, 0);
     let a = column_from_strs(dtype, &[None, Some("499"), Some("600")]);
     let five_hundred = scalar(dtype, "500");
-    let want = DecimalError::Overflow { row: 2, result_type: dtype };
+    let overflow = |row, lhs: &str, rhs: &str| DecimalError::Overflow {
+        row,
+        result_type: dtype,
+        op: BinaryOp::Add,
+        lhs: lhs.into(),
+        rhs: rhs.into(),
+    };
     let options = ArithmeticOptions::fixed_point();
-    let message = "overflow at row 2: the result does not fit decimal(3,0)";
-    assert_error(run(BinaryOp::Add, &a, &five_hundred, &options), &want, message);
-    assert_error(run(BinaryOp::Add, &five_hundred, &a, &options), &want, message);
+    let message = "overflow at row 2: 600 + 500 does not fit decimal(3,0)";
+    assert_error(
+        run(BinaryOp::Add, &a, &five_hundred, &options),
+        &overflow(2, "600", "500"),
+        message,
+    );
+    let message = "overflow at row 2: 500 + 600 does not fit decimal(3,0)";
+    assert_error(
+        run(BinaryOp::Add, &five_hundred, &a, &options),
+        &overflow(2, "500", "600"),
+        message,
+    );
     let six_hundred = scalar(dtype, "600");
-    let want = DecimalError::Overflow { row: 0, result_type: dtype };
-    let message = "overflow at row 0: the result does not fit decimal(3,0)";
+    let want = overflow(0, "500", "600");
+    let message = "overflow at row 0: 500 + 600 does not fit decimal(3,0)";
     assert_error(five_hundred.binary(BinaryOp::Add, &six_hundred, &options), &want, message);
     assert_error(run(BinaryOp::Add, &five_hundred, &six_hundred, &options), &want, message);
     let null = options.with_on_overflow(OverflowPolicy::Null);
@@ -510,11 +527,11 @@ fn overflow_of_unchecked_extremes(#[case] op: BinaryOp) {
     let a = DecimalArray::new_unchecked(dtype, a, None).unwrap();
     let b = DecimalArray::new_unchecked(dtype, b, None).unwrap();
     let options = ArithmeticOptions::fixed_point();
-    assert_error(
-        run(op, &a, &b, &options),
-        &DecimalError::Overflow { row: 1, result_type: dtype },
-        "overflow at row 1: the result does not fit decimal(2,0)",
-    );
+    let got = run(op, &a, &b, &options);
+    let (lhs, rhs) = (a.scalar(1).unwrap().to_string(), b.scalar(1).unwrap().to_string());
+    let message = format!("overflow at row 1: {lhs} {op} {rhs} does not fit decimal(2,0)");
+    let want = DecimalError::Overflow { row: 1, result_type: dtype, op, lhs, rhs };
+    assert_error(got, &want, &message);
     let null = options.with_on_overflow(OverflowPolicy::Null);
     let got = run(op, &a, &b, &null).unwrap();
     assert_eq!(got.null_count(), 2, "{:?}", got.to_strs());
@@ -553,11 +570,14 @@ fn divide_by_zero(
     let error = ArithmeticOptions::fixed_point();
     let want: Vec<Option<String>> = rows(nulled).into_iter().map(|t| t.map(String::from)).collect();
     match row {
-        Some(row) => assert_error(
-            run(BinaryOp::Div, &a, &b, &error),
-            &DecimalError::DivideByZero { row },
-            &format!("division by zero at row {row}"),
-        ),
+        Some(row) => {
+            let lhs = a.scalar(row).unwrap().to_string();
+            assert_error(
+                run(BinaryOp::Div, &a, &b, &error),
+                &DecimalError::DivideByZero { row, lhs: lhs.clone() },
+                &format!("division by zero at row {row}: {lhs} / 0"),
+            );
+        }
         None => assert_eq!(run(BinaryOp::Div, &a, &b, &error).unwrap().to_strs(), want),
     }
     let null = error.with_on_divide_by_zero(OverflowPolicy::Null);
@@ -571,16 +591,17 @@ fn divide_by_zero_scalar() {
     let zero = scalar(dtype, "0.00");
     let a = column_from_strs(dtype, &[None, None, Some("1.00")]);
     let options = ArithmeticOptions::fixed_point();
+    let by_zero = |row| DecimalError::DivideByZero { row, lhs: "1.00".into() };
     assert_error(
         run(BinaryOp::Div, &a, &zero, &options),
-        &DecimalError::DivideByZero { row: 2 },
-        "division by zero at row 2",
+        &by_zero(2),
+        "division by zero at row 2: 1.00 / 0",
     );
     let one = scalar(dtype, "1.00");
     assert_error(
         one.binary(BinaryOp::Div, &zero, &options),
-        &DecimalError::DivideByZero { row: 0 },
-        "division by zero at row 0",
+        &by_zero(0),
+        "division by zero at row 0: 1.00 / 0",
     );
     let null = options.with_on_divide_by_zero(OverflowPolicy::Null);
     assert_eq!(run(BinaryOp::Div, &a, &zero, &null).unwrap().null_count(), 3);
@@ -589,8 +610,8 @@ fn divide_by_zero_scalar() {
     let only_overflow_null = options.with_on_overflow(OverflowPolicy::Null);
     assert_error(
         run(BinaryOp::Div, &a, &zero, &only_overflow_null),
-        &DecimalError::DivideByZero { row: 2 },
-        "division by zero at row 2",
+        &by_zero(2),
+        "division by zero at row 2: 1.00 / 0",
     );
 }
 
@@ -601,17 +622,18 @@ fn first_failing_row_of_either_kind() {
     let a = column_from_strs(dtype, &[Some("1.0"), Some("99.9"), Some("1.0")]);
     let b = column_from_strs(dtype, &[Some("1.0"), Some("0.1"), Some("0.0")]);
     let options = ArithmeticOptions::fixed_point();
+    let (lhs, rhs) = ("99.9".to_string(), "0.1".to_string());
     assert_error(
         run(BinaryOp::Div, &a, &b, &options),
-        &DecimalError::Overflow { row: 1, result_type: dtype },
-        "overflow at row 1: the result does not fit decimal(3,1)",
+        &DecimalError::Overflow { row: 1, result_type: dtype, op: BinaryOp::Div, lhs, rhs },
+        "overflow at row 1: 99.9 / 0.1 does not fit decimal(3,1)",
     );
     let b = column_from_strs(dtype, &[Some("1.0"), Some("0.0"), Some("0.1")]);
     let a = column_from_strs(dtype, &[Some("1.0"), Some("1.0"), Some("99.9")]);
     assert_error(
         run(BinaryOp::Div, &a, &b, &options),
-        &DecimalError::DivideByZero { row: 1 },
-        "division by zero at row 1",
+        &DecimalError::DivideByZero { row: 1, lhs: "1.0".into() },
+        "division by zero at row 1: 1.0 / 0",
     );
 }
 
@@ -668,16 +690,18 @@ fn extreme_stored_values_never_panic(#[case] options: ArithmeticOptions) {
             let reference: Vec<_> = (0..values.len())
                 .map(|i| a.scalar(i).unwrap().binary(op, &b.scalar(i).unwrap(), &options))
                 .collect();
-            let first_failure =
-                reference.iter().position(Result::is_err).map(|row| {
-                    match reference[row].clone().unwrap_err() {
-                        DecimalError::Overflow { result_type, .. } => {
-                            DecimalError::Overflow { row, result_type }
-                        }
-                        DecimalError::DivideByZero { .. } => DecimalError::DivideByZero { row },
-                        other => other,
+            let first_failure = reference.iter().position(Result::is_err).map(|row| {
+                // The scalar reference names row 0; the column call names its row.
+                match reference[row].clone().unwrap_err() {
+                    DecimalError::Overflow { result_type, op, lhs, rhs, .. } => {
+                        DecimalError::Overflow { row, result_type, op, lhs, rhs }
                     }
-                });
+                    DecimalError::DivideByZero { lhs, .. } => {
+                        DecimalError::DivideByZero { row, lhs }
+                    }
+                    other => other,
+                }
+            });
             let context = format!("{lhs} {op} {rhs} under {options:?}");
             match (run(op, &a, &b, &options), first_failure) {
                 (Err(got), Some(want)) => assert_eq!(got, want, "{context}"),

@@ -303,7 +303,10 @@ fn matches_reference(
         ArithmeticOptions::arrow(StorageWidth::I32),
         ArithmeticOptions::arrow(StorageWidth::I64),
         ArithmeticOptions::arrow(StorageWidth::I128),
-        ArithmeticOptions::arrow(StorageWidth::I256)
+        ArithmeticOptions::arrow(StorageWidth::I256),
+        ArithmeticOptions::spark(),
+        ArithmeticOptions::spark_no_precision_loss(),
+        ArithmeticOptions::presto()
     )]
     profile: ArithmeticOptions,
 ) {
@@ -342,8 +345,10 @@ fn matches_reference(
 enum Want<'a> {
     /// One text per row, `null` for a null row.
     Rows(&'a [&'a str]),
-    /// This error, exactly.
-    Error(DecimalError),
+    /// An overflow at this row (first) of this result type, carrying the row's operands.
+    Overflow(usize, DecimalType),
+    /// A division by zero at this row (first), carrying the row's dividend.
+    DivideByZero(usize),
     /// The profile rejects the types.
     TypeError,
 }
@@ -396,7 +401,16 @@ fn assert_outcome(
                     let width = got.as_ref().map_or(expected.width(), DecimalArray::width);
                     Ok(expected.with_width(width).unwrap())
                 }
-                (Want::Error(error), _) => Err(error.clone()),
+                (&Want::Overflow(row, result_type), _) => Err(DecimalError::Overflow {
+                    row,
+                    result_type,
+                    op,
+                    lhs: text(&lhs, row),
+                    rhs: text(&rhs, row),
+                }),
+                (&Want::DivideByZero(row), _) => {
+                    Err(DecimalError::DivideByZero { row, lhs: text(&lhs, row) })
+                }
                 (Want::TypeError, Err(error @ DecimalError::UnsupportedTypes { .. })) => {
                     Err(error.clone())
                 }
@@ -419,11 +433,16 @@ fn options(on_overflow: OverflowPolicy, on_divide_by_zero: OverflowPolicy) -> Ar
 const ERROR: ArithmeticOptions = ArithmeticOptions::fixed_point();
 
 fn overflow(row: usize, result_type: DecimalType) -> Want<'static> {
-    Want::Error(DecimalError::Overflow { row, result_type })
+    Want::Overflow(row, result_type)
 }
 
 fn divide_by_zero(row: usize) -> Want<'static> {
-    Want::Error(DecimalError::DivideByZero { row })
+    Want::DivideByZero(row)
+}
+
+/// The canonical text of `column`'s row.
+fn text(column: &DecimalArray, row: usize) -> String {
+    column.scalar(row).expect("the row exists").to_string()
 }
 
 #[rstest]

@@ -32,7 +32,7 @@ use decimal_kernels::{
     OverflowPolicy, RoundingMode, StorageWidth, result_type,
 };
 use proptest::prelude::*;
-use support::outcomes::{Call as Checked, assert_conforms};
+use support::outcomes::{Call as Checked, assert_conforms, text_at};
 use support::types::{ARROW_WIDTHS, max_stored};
 use support::values::{Kind, Mix, Rng, Stored};
 
@@ -115,19 +115,23 @@ fn knobs() -> impl Strategy<Value = Knobs> {
 }
 
 /// Options for a pair of types: FixedPoint, Arrow at a width that accepts both
-/// operands, or Arrow at any width.
+/// operands, Arrow at any width, Spark with or without precision loss, or
+/// Presto.
 fn options_for(
     (lhs, rhs): (DecimalType, DecimalType),
     (profile, rounding, on_overflow, on_divide_by_zero): (u8, u8, bool, bool),
 ) -> ArithmeticOptions {
     let precision = lhs.precision().max(rhs.precision());
-    let base = match profile % 3 {
+    let base = match profile % 6 {
         0 => ArithmeticOptions::fixed_point(),
         1 => {
             let fits = ARROW_WIDTHS.into_iter().find(|w| precision <= w.max_precision());
             ArithmeticOptions::arrow(fits.unwrap_or(StorageWidth::I256))
         }
-        _ => ArithmeticOptions::arrow(pick(&ARROW_WIDTHS, profile / 3)),
+        2 => ArithmeticOptions::arrow(pick(&ARROW_WIDTHS, profile / 6)),
+        3 => ArithmeticOptions::spark(),
+        4 => ArithmeticOptions::spark_no_precision_loss(),
+        _ => ArithmeticOptions::presto(),
     };
     let policy = |null: bool| if null { OverflowPolicy::Null } else { OverflowPolicy::Error };
     base.with_rounding(pick(&RoundingMode::ALL, rounding))
@@ -436,13 +440,15 @@ fn error_policy_fails_at_first_failing_row(call: &Call) -> Result<(), TestCaseEr
         .find(|&(_, failure)| policy_of(&call.options, failure) == OverflowPolicy::Error);
     match first {
         Some((row, Failure::DivideByZero)) => {
-            prop_assert_eq!(got, Err(DecimalError::DivideByZero { row }));
+            let lhs = text_at(call.operands().0, row);
+            prop_assert_eq!(got, Err(DecimalError::DivideByZero { row, lhs }));
         }
         Some((row, Failure::Overflow)) => {
             let (lhs, rhs) = call.operands();
             let result_type =
                 result_type(call.op, lhs.dtype(), rhs.dtype(), &call.options).unwrap();
-            prop_assert_eq!(got, Err(DecimalError::Overflow { row, result_type }));
+            let (op, lhs, rhs) = (call.op, text_at(lhs, row), text_at(rhs, row));
+            prop_assert_eq!(got, Err(DecimalError::Overflow { row, result_type, op, lhs, rhs }));
         }
         None => prop_assert!(got.is_ok(), "no valid row fails under Error, got {:?}", got),
     }

@@ -172,12 +172,19 @@ fn parse_expression(text: &str) -> Result<(DecimalScalar, BinaryOp, DecimalScala
     Ok((lhs, op, rhs))
 }
 
-/// `FixedPoint` or `Arrow(I128)`, then settings that differ from the defaults.
+/// `FixedPoint`, `Arrow(I128)`, `Spark`, `Spark(no precision loss)` or
+/// `Presto`, then settings that differ from the defaults.
 fn parse_options(text: &str) -> Result<ArithmeticOptions, String> {
     let mut parts = text.split(',').map(str::trim);
     let profile = parts.next().unwrap_or_default();
     let mut options = if profile == "FixedPoint" {
         ArithmeticOptions::fixed_point()
+    } else if profile == "Spark" {
+        ArithmeticOptions::spark()
+    } else if profile == "Spark(no precision loss)" {
+        ArithmeticOptions::spark_no_precision_loss()
+    } else if profile == "Presto" {
+        ArithmeticOptions::presto()
     } else {
         let name = profile
             .strip_prefix("Arrow(")
@@ -323,6 +330,9 @@ fn result_width(options: &ArithmeticOptions, result: DecimalType) -> StorageWidt
     match options.semantics() {
         Semantics::FixedPoint => result.storage_width(),
         Semantics::Arrow { width } => width,
+        Semantics::Spark { .. } | Semantics::Presto => {
+            result.storage_width().max(StorageWidth::I128)
+        }
         other => panic!("no result width for {other:?}: add it here"),
     }
 }
@@ -331,14 +341,14 @@ fn result_width(options: &ArithmeticOptions, result: DecimalType) -> StorageWidt
 /// kind, another row, another result type).
 fn failure(error: DecimalError, example: &Example, row: usize) -> Result<Outcome, String> {
     match error {
-        DecimalError::Overflow { row: r, result_type } if r == row => {
+        DecimalError::Overflow { row: r, result_type, .. } if r == row => {
             if Some(result_type) == example.result_type {
                 Ok(Outcome::Fails(Failure::Overflow))
             } else {
                 Err(format!("an overflow of {result_type}"))
             }
         }
-        DecimalError::DivideByZero { row: r } if r == row => {
+        DecimalError::DivideByZero { row: r, .. } if r == row => {
             Ok(Outcome::Fails(Failure::DivideByZero))
         }
         DecimalError::UnsupportedTypes { .. } => Ok(Outcome::Fails(Failure::NoResultType)),
@@ -431,6 +441,9 @@ fn profile_name(semantics: Semantics) -> &'static str {
     match semantics {
         Semantics::FixedPoint => "FixedPoint",
         Semantics::Arrow { .. } => "Arrow",
+        Semantics::Spark { allow_precision_loss: true } => "Spark",
+        Semantics::Spark { allow_precision_loss: false } => "Spark(no precision loss)",
+        Semantics::Presto => "Presto",
         other => panic!("no name for {other:?}: add it here"),
     }
 }
@@ -487,7 +500,7 @@ fn worked_examples_cover_what_the_page_promises() {
         ),
     ];
     for op in BinaryOp::ALL {
-        for profile in ["FixedPoint", "Arrow"] {
+        for profile in ["FixedPoint", "Arrow", "Spark", "Spark(no precision loss)", "Presto"] {
             promises.push((
                 format!("of {op} under {profile}"),
                 Box::new(move |e| e.op == op && profile_name(e.options.semantics()) == profile),
@@ -613,7 +626,7 @@ fn a_well_formed_example_parses() {
 #[case::bad_type("| `1 (3;0) + 1 (3,0)` | `FixedPoint` | decimal(3,0) | 2 | |")]
 #[case::invalid_type("| `1 (0,0) + 1 (3,0)` | `FixedPoint` | decimal(3,0) | 2 | |")]
 #[case::value_outside_type("| `1.5 (3,0) + 1 (3,0)` | `FixedPoint` | decimal(3,0) | 2 | |")]
-#[case::unknown_profile("| `1 (3,0) + 1 (3,0)` | `Spark` | decimal(3,0) | 2 | |")]
+#[case::unknown_profile("| `1 (3,0) + 1 (3,0)` | `Hive` | decimal(3,0) | 2 | |")]
 #[case::unknown_width("| `1 (3,0) + 1 (3,0)` | `Arrow(I512)` | decimal(3,0) | 2 | |")]
 #[case::unknown_rounding("| `1 (3,0) + 1 (3,0)` | `FixedPoint, HalfDown` | decimal(3,0) | 2 | |")]
 #[case::rounding_twice(

@@ -55,7 +55,7 @@ use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, Operand,
     OverflowPolicy, RoundingMode, StorageWidth, conformance,
 };
-use support::outcomes::{Call, Outcome, assert_same_outcome};
+use support::outcomes::{Call, Outcome, assert_same_outcome, text_at};
 use support::types::dec;
 use support::values::{Kind, Mix, Rng};
 
@@ -503,7 +503,7 @@ impl LoadCall<'_> {
     /// The expected outcome, from the slice's precomputed outcomes: the first
     /// row whose failure kind has the `Error` policy fails the call, otherwise
     /// the reference's rows (failures under `Null` are null rows there).
-    fn want(&self, tally: &mut Tally) -> Outcome {
+    fn want(&self, tally: &mut Tally, (lhs, rhs): (Operand<'_>, Operand<'_>)) -> Outcome {
         let expected = self.expected();
         let rows = &expected.outcomes[self.offset..self.offset + self.len];
         let result_type = expected.reference.dtype();
@@ -512,10 +512,11 @@ impl LoadCall<'_> {
         for (row, outcome) in rows.iter().enumerate() {
             match outcome {
                 RowOutcome::Overflow if error(self.options.on_overflow()) => {
-                    return Err(DecimalError::Overflow { row, result_type });
+                    let (op, lhs, rhs) = (self.case.op, text_at(lhs, row), text_at(rhs, row));
+                    return Err(DecimalError::Overflow { row, result_type, op, lhs, rhs });
                 }
                 RowOutcome::DivideByZero if error(self.options.on_divide_by_zero()) => {
-                    return Err(DecimalError::DivideByZero { row });
+                    return Err(DecimalError::DivideByZero { row, lhs: text_at(lhs, row) });
                 }
                 RowOutcome::Overflow | RowOutcome::DivideByZero => nulled += 1,
                 RowOutcome::Value | RowOutcome::NullInput => {}
@@ -539,7 +540,8 @@ impl LoadCall<'_> {
         );
         let call = Call::new(case.op, l, r, &self.options).in_context(self.to_string());
         let got = call.run();
-        assert_same_outcome(&call, ("kernel", &got), ("reference", &self.want(tally)));
+        let want = self.want(tally, (l, r));
+        assert_same_outcome(&call, ("kernel", &got), ("reference", &want));
         got
     }
 }

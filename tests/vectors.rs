@@ -54,9 +54,16 @@ fn parse_file(text: &str) -> Vec<Batch> {
                 let options = match (f[2], f[3]) {
                     ("fixed", "-") => ArithmeticOptions::fixed_point(),
                     ("arrow", width) => ArithmeticOptions::arrow(parse_width(width)),
+                    ("spark", "-") => ArithmeticOptions::spark(),
+                    ("spark_no_loss", "-") => ArithmeticOptions::spark_no_precision_loss(),
+                    ("presto", "-") => ArithmeticOptions::presto(),
                     other => panic!("line {line_no}: profile {other:?}"),
                 }
-                .with_rounding(rounding);
+                // Expected outcomes are stated under the `Error` policies,
+                // whatever the profile's defaults.
+                .with_rounding(rounding)
+                .with_on_overflow(OverflowPolicy::Error)
+                .with_on_divide_by_zero(OverflowPolicy::Error);
                 let ty = |p: &str, s: &str| {
                     DecimalType::try_new(p.parse().unwrap(), s.parse().unwrap()).unwrap()
                 };
@@ -83,6 +90,7 @@ fn parse_file(text: &str) -> Vec<Batch> {
                 });
             }
             None => {}
+            Some(comment) if comment.starts_with('#') => {}
             Some(other) => panic!("line {line_no}: unknown record {other}"),
         }
     }
@@ -179,7 +187,7 @@ fn run_file(name: &str, text: &str) -> usize {
             let strict = binary(op, &a, &b, &options);
             match (strict, row.expected.as_str()) {
                 (Err(DecimalError::Overflow { row: 0, .. }), "OVERFLOW") => {}
-                (Err(DecimalError::DivideByZero { row: 0 }), "DIV0") => {}
+                (Err(DecimalError::DivideByZero { row: 0, .. }), "DIV0") => {}
                 (Ok(c), expected) => assert_eq!(
                     c.to_strs()[0].as_deref().unwrap_or("NULL"),
                     expected,

@@ -3,7 +3,9 @@
 //! Formula: both operands are aligned to the larger scale, exactly, and added:
 //! `r = a * 10^ka + b * 10^kb` (at most one of `ka`, `kb` is non-zero when the
 //! scales differ). No digit is dropped, so there is no rounding. Overflow when
-//! `|r| > 10^p - 1` for the result precision `p`.
+//! `|r| > 10^p - 1` for the result precision `p`. A result scale other than
+//! the aligned one (Spark's sums at precision 38 drop digits) rescales the
+//! exact aligned sum once, in `rescaled_sum`.
 //!
 //! The sum needs one bit more than the larger aligned operand; the call runs in
 //! the narrowest work type with that many bits. Same-scale operands skip the
@@ -26,6 +28,8 @@ use crate::arity::{
 use crate::column::{Input, Sink};
 use crate::plan::{Plan, WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
 use crate::pow10::precision_bits;
+use crate::rescaled_sum::rescaled_sum;
+use crate::rounding::RoundingMode;
 use crate::storage::Storage;
 use crate::work::Work;
 
@@ -44,6 +48,11 @@ pub struct SumSpec {
     pub lhs_shift: u32,
     /// Digits appended to the right operand to reach the result scale.
     pub rhs_shift: u32,
+    /// Digits dropped from the exact aligned sum (`> 0`, with rounding) or
+    /// appended to it (`< 0`) to reach the result scale; usually 0.
+    pub result_shift: i32,
+    /// How dropped digits round (when `result_shift > 0`).
+    pub rounding: RoundingMode,
     /// The result precision: results beyond `10^p - 1` overflow.
     pub result_precision: u8,
 }
@@ -62,12 +71,36 @@ impl SumSpec {
     /// `result_precision` digits.
     #[must_use]
     pub fn new(lhs_shift: u32, rhs_shift: u32, result_precision: u8) -> Self {
-        Self { lhs_shift, rhs_shift, result_precision }
+        Self {
+            lhs_shift,
+            rhs_shift,
+            result_shift: 0,
+            rounding: RoundingMode::TowardZero,
+            result_precision,
+        }
+    }
+
+    /// The same sum, then rescaled to the result scale: `shift > 0` drops that
+    /// many digits from the exact aligned sum, rounding once with `rounding`;
+    /// `shift < 0` appends `-shift` digits.
+    ///
+    /// ```
+    /// use decimal_kernels_native::{Frame, Input, Output, RoundingMode, SumSpec, add};
+    /// // decimal(38,10) + decimal(38,10) at Spark's decimal(38,9), half up.
+    /// let spec = SumSpec::new(0, 0, 38).rescaled(1, RoundingMode::HalfUp);
+    /// let (a, b) = ([1_5i128, -1_5], [0i128, 0]);
+    /// let out: Output<i128> = add(Input::array(&a[..]), Input::array(&b[..]), &spec, &Frame::new(2))?;
+    /// assert_eq!(out.values.as_ref(), [2, -2]);
+    /// # Ok::<(), decimal_kernels_native::KernelError>(())
+    /// ```
+    #[must_use]
+    pub fn rescaled(self, shift: i32, rounding: RoundingMode) -> Self {
+        Self { result_shift: shift, rounding, ..self }
     }
 
     /// `L` such that every sum of operands below `2^lhs_bits` and `2^rhs_bits`
     /// is below `2^L`.
-    fn result_bits(&self, lhs_bits: u32, rhs_bits: u32) -> u32 {
+    pub(crate) fn result_bits(&self, lhs_bits: u32, rhs_bits: u32) -> u32 {
         let lhs = lhs_bits + shift_bits(self.lhs_shift);
         let rhs = rhs_bits + shift_bits(self.rhs_shift);
         lhs.max(rhs) + 1
@@ -212,6 +245,9 @@ pub(crate) fn sum<O: SumOperator>(
         // saturated intermediates of the 512-bit type cancel.
         return Err(KernelError::UnsupportedSpec { reason: "both operands of a sum shifted" });
     }
+    if spec.result_shift != 0 {
+        return rescaled_sum::<O>(lhs, rhs, spec, frame, sink);
+    }
     let (l, r) = (lhs, rhs);
     match spec.plan(lhs, rhs) {
         SumPlan::Carried { width } => with_work!(width, W => {
@@ -272,7 +308,7 @@ mod tests {
     }
 
     fn same_scale(result_precision: u8) -> SumSpec {
-        SumSpec { lhs_shift: 0, rhs_shift: 0, result_precision }
+        SumSpec::new(0, 0, result_precision)
     }
 
     fn array<S: Storage>(values: &[S], magnitude: Magnitude) -> Input<'_> {
@@ -337,7 +373,7 @@ mod tests {
             SumPlan::Within { width: WorkWidth::I256, checked: false }
         );
         // Different scales keep the measured plan.
-        let scaled = SumSpec { lhs_shift: 1, rhs_shift: 0, result_precision: 38 };
+        let scaled = SumSpec::new(1, 0, 38);
         let money = array(&small[..], Magnitude::Precision(38));
         assert_eq!(
             scaled.plan(&money, &money),

@@ -57,6 +57,7 @@ mod magic;
 mod mul;
 mod plan;
 mod pow10;
+mod rescaled_sum;
 mod rounding;
 mod storage;
 mod sub;

@@ -280,12 +280,16 @@ fn column(r: &mut Reader<'_>, layout: Layout) -> Result<DecimalArray, DecimalErr
     })
 }
 
-/// Options from two bytes: FixedPoint or Arrow at one of its widths, any
-/// rounding mode, and either policy for overflow and for division by zero.
+/// Options from two bytes: any profile (FixedPoint, Arrow at one of its
+/// widths, Spark with and without precision loss, Presto), any rounding mode,
+/// and either policy for overflow and for division by zero.
 fn options(r: &mut impl ByteSource) -> ArithmeticOptions {
     let (profile, knobs) = (r.byte(), r.byte());
-    let base = match profile % 5 {
+    let base = match profile % 8 {
         0 => ArithmeticOptions::fixed_point(),
+        5 => ArithmeticOptions::spark(),
+        6 => ArithmeticOptions::spark_no_precision_loss(),
+        7 => ArithmeticOptions::presto(),
         w => ArithmeticOptions::arrow(ARROW_WIDTHS[usize::from(w - 1)]),
     };
     let modes = RoundingMode::ALL;
@@ -606,7 +610,8 @@ mod tests {
     fn a_zero_divisor_lands_on_the_row_placed(#[case] row: u16) {
         let (dividend, divisor) = (repeated(7), repeated_with_zero_at(3, row));
         let case = decode(BinaryOp::Div, &call(ERROR, 0, 4096, &[&dividend, &divisor]));
-        assert_eq!(expected(&case), Err(DecimalError::DivideByZero { row: row.into() }));
+        let lhs = "0.07".to_string(); // stored 7 at scale 2
+        assert_eq!(expected(&case), Err(DecimalError::DivideByZero { row: row.into(), lhs }));
 
         let nulled = expected(&decode(BinaryOp::Div, &call(NULL, 0, 4096, &[&dividend, &divisor])));
         assert_eq!(null_rows(&nulled.expect("zero divisor nulls the row")), [usize::from(row)]);

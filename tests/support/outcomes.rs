@@ -10,6 +10,14 @@ use decimal_kernels::{
     conformance,
 };
 
+/// The canonical text of an operand at `row`, as the failure errors carry it.
+pub fn text_at(operand: Operand<'_>, row: usize) -> String {
+    match operand {
+        Operand::Array(a) => a.scalar(row).expect("the row exists").to_string(),
+        Operand::Scalar(s) => s.to_string(),
+    }
+}
+
 /// What a call returns.
 pub type Outcome = Result<DecimalArray, DecimalError>;
 
@@ -125,7 +133,7 @@ pub fn differing_rows(got: &DecimalArray, want: &DecimalArray) -> Vec<usize> {
 /// The row a failure names (0 for errors that name none).
 fn error_row(error: &DecimalError) -> usize {
     match error {
-        DecimalError::Overflow { row, .. } | DecimalError::DivideByZero { row } => *row,
+        DecimalError::Overflow { row, .. } | DecimalError::DivideByZero { row, .. } => *row,
         _ => 0,
     }
 }
