@@ -7,9 +7,11 @@
 //!   slices); single values: [`DecimalScalar`].
 //! - Operators: [`add`], [`sub`], [`mul`], [`div`] (or [`binary`]) on any mix of
 //!   arrays and scalars, with [`ArithmeticOptions`]: the profile
-//!   ([`Semantics::FixedPoint`] or [`Semantics::Arrow`]), one of five
-//!   [`RoundingMode`]s, and an [`OverflowPolicy`] for overflow and for division
-//!   by zero.
+//!   ([`Semantics::FixedPoint`], [`Semantics::Arrow`], [`Semantics::Spark`]
+//!   with or without precision loss, [`Semantics::Presto`] for Presto and
+//!   Trino), one of five [`RoundingMode`]s, and an [`OverflowPolicy`] for
+//!   overflow and for division by zero. [`binary_to`] computes at a result
+//!   type the caller planned.
 //! - [`DecimalScalar::binary`] is the exact reference every kernel is checked
 //!   against; [`conformance`] lets an engine hold its own kernels to it.
 //!

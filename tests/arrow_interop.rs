@@ -21,7 +21,8 @@ use arrow_array::{
 use arrow_buffer::i256;
 use arrow_schema::{ArrowError, DataType};
 use decimal_kernels::{
-    BinaryOp, DecimalArray, DecimalError, DecimalType, DecimalValues, StorageWidth, arrow,
+    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalType, DecimalValues,
+    OverflowPolicy, Semantics, StorageWidth, arrow, binary, binary_to,
 };
 use rstest::rstest;
 use support::outcomes::{arrow_arith, arrow_kernel};
@@ -262,4 +263,76 @@ fn results_keep_the_profile_width() {
     let sum = arrow::add(&a, &a).unwrap();
     assert_eq!(sum.data_type(), &DataType::Decimal128(3, 0));
     assert_eq!(DecimalArray::from_arrow(sum.as_ref()).unwrap().width(), StorageWidth::I128);
+}
+
+/// `arrow::binary` under each profile: the profile's type at its Arrow width
+/// (Spark and Presto `Decimal128`, FixedPoint at least the wider operand's),
+/// and the same rows as this crate's arrays give, for operands of any widths.
+#[rstest]
+#[case::spark(ArithmeticOptions::spark())]
+#[case::spark_no_precision_loss(ArithmeticOptions::spark_no_precision_loss())]
+#[case::presto(ArithmeticOptions::presto())]
+#[case::fixed_point(ArithmeticOptions::fixed_point())]
+fn profiles_on_arrow_arrays(#[case] options: ArithmeticOptions) {
+    let lhs_type = DataType::Decimal64(12, 2);
+    let rhs_type = DataType::Decimal128(20, 6);
+    let (lhs, rhs) =
+        (arrow_array(&lhs_type, StorageWidth::I64), arrow_array(&rhs_type, StorageWidth::I128));
+    let nulling =
+        options.with_on_overflow(OverflowPolicy::Null).with_on_divide_by_zero(OverflowPolicy::Null);
+    for op in BinaryOp::ALL {
+        let got = arrow::binary(op, &lhs, &rhs, &nulling).expect("a result");
+        let planned = arrow::result_data_type(op, &lhs_type, &rhs_type, &nulling).unwrap();
+        assert_eq!(got.data_type(), &planned, "{op}");
+        if !matches!(options.semantics(), Semantics::FixedPoint) {
+            assert!(matches!(planned, DataType::Decimal128(..)), "{op}: {planned}");
+        }
+        let (a, b) =
+            (DecimalArray::from_arrow(&lhs).unwrap(), DecimalArray::from_arrow(&rhs).unwrap());
+        let want = binary(op, &a, &b, &nulling).unwrap();
+        assert_eq!(DecimalArray::from_arrow(&got).unwrap().to_strs(), want.to_strs(), "{op}");
+    }
+}
+
+/// Spark's defaults on Arrow batches: an overflow or a zero divisor is a null
+/// row, and ANSI mode (both policies `Error`) names the row and its operands.
+#[test]
+fn spark_nulls_failures_and_ansi_errors_name_the_operands() {
+    let t = DataType::Decimal128(38, 0);
+    let max = 10i128.pow(38) - 1;
+    let a = decimal128(&[Some(max), Some(5)], 38, 0);
+    let b = decimal128(&[Some(1), Some(0)], 38, 0);
+    let sum = arrow::binary(BinaryOp::Add, &a, &b, &ArithmeticOptions::spark()).unwrap();
+    assert_eq!((sum.data_type(), sum.null_count()), (&t, 1));
+    // decimal(38,6): 1 / 1, and 0 / 0 a null row.
+    let quotient = arrow::binary(BinaryOp::Div, &b, &b, &ArithmeticOptions::spark()).unwrap();
+    assert_eq!(quotient.data_type(), &DataType::Decimal128(38, 6));
+    assert!(quotient.is_valid(0) && quotient.is_null(1));
+    let ansi = ArithmeticOptions::spark()
+        .with_on_overflow(OverflowPolicy::Error)
+        .with_on_divide_by_zero(OverflowPolicy::Error);
+    let err = arrow::binary(BinaryOp::Add, &a, &b, &ansi).unwrap_err();
+    let ArrowError::ArithmeticOverflow(message) = err else { panic!("{err:?}") };
+    assert!(message.contains(&format!("{max} + 1")), "{message}");
+    let err = arrow::binary(BinaryOp::Div, &b, &b, &ansi).unwrap_err();
+    assert!(matches!(err, ArrowError::DivideByZero), "{err:?}");
+}
+
+/// `arrow::binary_to` at a result type the engine planned: the rows of
+/// `binary_to` on this crate's arrays, stored at the type's Arrow width.
+#[rstest]
+#[case::spark_sum_at_38_9(BinaryOp::Add, DataType::Decimal128(38, 9))]
+#[case::narrower_width(BinaryOp::Mul, DataType::Decimal64(18, 3))]
+#[case::wider_width(BinaryOp::Div, DataType::Decimal256(50, 20))]
+#[case::negative_scale(BinaryOp::Sub, DataType::Decimal32(9, -2))]
+fn explicit_result_types_on_arrow_arrays(#[case] op: BinaryOp, #[case] result: DataType) {
+    let t = DataType::Decimal128(38, 10);
+    let (lhs, rhs) = (arrow_array(&t, StorageWidth::I128), arrow_array(&t, StorageWidth::I128));
+    let options = ArithmeticOptions::spark();
+    let got = arrow::binary_to(op, &lhs, &rhs, &result, &options).unwrap();
+    assert_eq!(got.data_type(), &result);
+    let (a, b) = (DecimalArray::from_arrow(&lhs).unwrap(), DecimalArray::from_arrow(&rhs).unwrap());
+    let (dtype, _) = arrow::decimal_type(&result).unwrap();
+    let want = binary_to(op, &a, &b, dtype, &options).unwrap();
+    assert_eq!(DecimalArray::from_arrow(&got).unwrap().to_strs(), want.to_strs());
 }

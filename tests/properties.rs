@@ -29,7 +29,7 @@ use arrow_buffer::i256;
 
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
-    OverflowPolicy, RoundingMode, StorageWidth, result_type,
+    OverflowPolicy, RoundingMode, Semantics, StorageWidth, binary_to, conformance, result_type,
 };
 use proptest::prelude::*;
 use support::outcomes::{Call as Checked, assert_conforms, text_at};
@@ -561,6 +561,62 @@ proptest! {
         let wide = (type_within(lhs_type, 38), type_within(rhs_type, 38));
         let (lhs, rhs) = unchecked_pair(wide, StorageWidth::I128, rows, seed);
         assert_conforms(&Checked::new(op, &lhs, &rhs, &options_for(wide, knobs)));
+    }
+}
+
+/// Whether `binary_to` may have no result for `lhs op rhs` at `result`: a sum
+/// rounded to `k` digits below the larger operand scale with `p + k > 153`
+/// whose aligned value could need more than 152 digits
+/// (docs/semantics.md#explicit-types).
+fn beyond_exact_sums(
+    op: BinaryOp,
+    (lhs, rhs): (DecimalType, DecimalType),
+    result: DecimalType,
+) -> bool {
+    let (s1, s2, rs) = (i32::from(lhs.scale()), i32::from(rhs.scale()), i32::from(result.scale()));
+    let aligned = s1.max(s2);
+    let digits =
+        (i32::from(lhs.precision()) + aligned - s1).max(i32::from(rhs.precision()) + aligned - s2);
+    matches!(op, BinaryOp::Add | BinaryOp::Sub)
+        && rs < aligned
+        && digits > 152
+        && i32::from(result.precision()) + aligned - rs > 153
+}
+
+proptest! {
+    /// Any result type an engine plans, under any profile's storage: each row
+    /// is the exact result rounded once at that type, as the reference has it.
+    #[test]
+    fn explicit_result_types_match_reference(
+        types in type_pair(),
+        result in decimal_type(),
+        (op, knobs) in knobs(),
+        widths: (u8, u8),
+        rows in 0..=MAX_ROWS,
+        seed: u64,
+    ) {
+        let options = options_for(types, knobs);
+        let op = BinaryOp::ALL[usize::from(op)];
+        let (lhs_width, rhs_width) = (width_for(types.0, widths.0), width_for(types.1, widths.1));
+        let mut rng = Rng::new(seed);
+        let lhs = rng.rows(types.0, lhs_width, rows, &ANY_VALUE).checked(types.0, lhs_width);
+        let rhs = rng.rows(types.1, rhs_width, rows, &ANY_VALUE).checked(types.1, rhs_width);
+        let got = binary_to(op, &lhs, &rhs, result, &options);
+        let unsupported = matches!(got, Err(DecimalError::UnsupportedTypes { .. }));
+        if let Semantics::Arrow { width } = options.semantics()
+            && result.storage_width() > width
+        {
+            prop_assert!(unsupported, "{result} stored at {width}: {got:?}");
+            return Ok(());
+        }
+        if unsupported && beyond_exact_sums(op, types, result) {
+            return Ok(());
+        }
+        let want = conformance::reference_to(op, &lhs, &rhs, result, &options);
+        let texts = |outcome: &Result<DecimalArray, DecimalError>| {
+            outcome.as_ref().map(|a| (a.dtype(), a.to_strs())).map_err(Clone::clone)
+        };
+        prop_assert_eq!(texts(&got), texts(&want));
     }
 }
 
