@@ -1,5 +1,6 @@
 //! The test vectors (`tests/data/*.txt`, format in docs/semantics.md#vectors),
-//! computed independently with exact rational arithmetic: every row through
+//! computed independently with exact rational arithmetic or published by the
+//! engines themselves (`*_published.txt`): every row through
 //! the array kernels (at the narrowest storage and at `i256`, under both
 //! policies, as array ⊕ array and array ⊕ scalar) and through the scalar
 //! reference.
@@ -215,4 +216,20 @@ fn fixed_point_vectors() {
 fn arrow_vectors() {
     let rows = run_file("arrow.txt", include_str!("data/arrow.txt"));
     assert!(rows > 10_000, "only {rows} rows checked");
+}
+
+/// Cases Spark and Velox's Spark functions publish, with Spark's own result
+/// types (tests/data/spark_published.txt names the source of each).
+#[test]
+fn spark_published_cases() {
+    let rows = run_file("spark_published.txt", include_str!("data/spark_published.txt"));
+    assert!(rows > 250, "only {rows} rows checked");
+}
+
+/// Cases Presto, Trino and Velox's Presto functions publish, with their result
+/// types (tests/data/presto_published.txt names the source of each).
+#[test]
+fn presto_published_cases() {
+    let rows = run_file("presto_published.txt", include_str!("data/presto_published.txt"));
+    assert!(rows > 250, "only {rows} rows checked");
 }
