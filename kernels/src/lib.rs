@@ -53,6 +53,7 @@ mod arity;
 mod column;
 mod div;
 mod estimate;
+mod estimate_wide;
 mod magic;
 mod mul;
 mod plan;

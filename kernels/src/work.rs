@@ -15,6 +15,7 @@ use core::mem::MaybeUninit;
 
 use crate::arity::{Copies, RowKernel};
 use crate::column::{Column, Slots, narrower_than_storage};
+use crate::estimate_wide::WideDivisor;
 use crate::magic::{Magic64, Magic128};
 use crate::storage::Stored;
 use crate::storage::{cast_slice, cast_slice_mut};
@@ -368,15 +369,16 @@ impl Work for I256 {
         }
     }
 
-    // A multiply-high constant would need 512-bit products; ethnum's division
-    // serves a fixed divisor as well.
-    type Divisor = Self;
-    fn prepare_divisor(divisor: Self) -> Self {
-        divisor
+    // A multiply-high constant would need 512-bit products; estimates in
+    // `f64`, corrected exactly, take a few 256-bit multiplies instead of a
+    // long division.
+    type Divisor = WideDivisor;
+    fn prepare_divisor(divisor: Self) -> WideDivisor {
+        WideDivisor::new(divisor)
     }
     #[inline(always)]
-    fn div_rem_by(self, divisor: &Self) -> (Self, Self) {
-        Work::div_rem(self, *divisor)
+    fn div_rem_by(self, divisor: &WideDivisor) -> (Self, Self) {
+        divisor.div_rem(self)
     }
 
     #[inline(always)]

@@ -1,0 +1,198 @@
+//! Division of 256-bit integers by a divisor fixed for a call, through
+//! double-precision estimates corrected exactly: the divisor of the `I256`
+//! work type (`10^k` when a product or a sum is rescaled, a scalar divisor).
+//!
+//! A general 256-bit long division costs tens of nanoseconds per row, where a
+//! product rescaled down (Spark's `decimal(38,18) * decimal(38,18)`, a 160-
+//! to 250-bit product divided by `10^30`) has a quotient of at most 127 bits
+//! that a few multiplications find. For a magnitude `n < 2^255`, a divisor
+//! `0 < d < 2^255` and `inv = (1 / f64(d)) * (1 - 2^-48)`:
+//!
+//! ```text
+//! q = 0, r = n
+//! while (e = trunc(f64(r) * inv)) != 0:   // e <= r / d: never overshoots
+//!     q += e, r -= e * d                  // r shrinks by 2^-47 or to below 1.000001 d
+//! if r >= d: q += 1, r -= d               // the last step
+//! ```
+//!
+//! Every estimate carries at most five roundings of relative size `2^-53`
+//! (of `r` to `f64`, of `d`, of `1 / d`, of the scaling, of the product),
+//! which the factor `1 - 2^-48` outweighs: `e * d <= r`, so `r` stays
+//! non-negative and no product leaves 256 bits. Each step keeps a relative
+//! error below `2^-47` of the remainder, so a quotient of `b` bits takes about
+//! `b / 47 + 1` steps (two or three for rescaled products); once `r < d`,
+//! `e` is zero. Signs are handled outside: the quotient truncates toward
+//! zero and the remainder takes the dividend's sign, as `div_rem` does.
+
+use ethnum::{I256, U256};
+
+/// `d > 0` prepared for dividends below `2^255` in magnitude.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WideDivisor {
+    divisor: U256,
+    /// `(1 / f64(d)) * (1 - 2^-48)`: estimates from it never exceed `r / d`.
+    inverse: f64,
+}
+
+/// `1 - 2^-48`: shrinks each estimate beyond the sum of its roundings.
+const SHRINK: f64 = 1.0 - 1.0 / (1u64 << 48) as f64;
+
+impl WideDivisor {
+    /// Prepares `divisor` (which must be positive; anything else is treated
+    /// as one).
+    #[must_use]
+    pub fn new(divisor: I256) -> Self {
+        let divisor = if divisor > I256::ZERO { divisor.as_u256() } else { U256::ONE };
+        Self { divisor, inverse: (1.0 / to_f64(divisor)) * SHRINK }
+    }
+
+    /// Truncating quotient and remainder (the remainder with the dividend's
+    /// sign) of `n / d` for `|n| < 2^255`.
+    #[inline(always)]
+    #[must_use]
+    pub fn div_rem(&self, n: I256) -> (I256, I256) {
+        let negative = n < I256::ZERO;
+        let mut r = n.unsigned_abs();
+        let mut q = U256::ZERO;
+        loop {
+            let e = to_u256(to_f64(r) * self.inverse);
+            if e == U256::ZERO {
+                break;
+            }
+            q = q.wrapping_add(e);
+            r = r.wrapping_sub(e.wrapping_mul(self.divisor));
+        }
+        let step = U256::from(r >= self.divisor);
+        let (q, r) = (q.wrapping_add(step), r.wrapping_sub(step.wrapping_mul(self.divisor)));
+        let (q, r) = (q.as_i256(), r.as_i256());
+        if negative { (q.wrapping_neg(), r.wrapping_neg()) } else { (q, r) }
+    }
+}
+
+/// `v` as an `f64`, rounded at most once (relative error at most `2^-53`)
+/// and never above `v (1 + 2^-53)`.
+#[inline(always)]
+fn to_f64(v: U256) -> f64 {
+    let bits = 256 - v.leading_zeros();
+    if bits <= 64 {
+        return v.as_u64() as f64;
+    }
+    // The leading 64 bits (the rest truncated, which only lowers the value),
+    // rounded to 53 bits by the conversion, then scaled exactly by 2^shift.
+    let shift = bits - 64;
+    let top = (v >> shift).as_u64() as f64;
+    top * f64::from_bits((1023 + u64::from(shift)) << 52)
+}
+
+/// `trunc(x)` for a finite `0 <= x < 2^256` (anything else gives zero).
+#[inline(always)]
+fn to_u256(x: f64) -> U256 {
+    if x < 18_446_744_073_709_551_616.0 {
+        // Below 2^64 (and for NaN or negatives, which `as` saturates to 0).
+        return U256::from(x as u64);
+    }
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as u32;
+    let mantissa = (bits & ((1 << 52) - 1)) | (1 << 52);
+    // x = mantissa * 2^(exponent - 1075), an integer here (exponent >= 1087).
+    let shift = exponent.saturating_sub(1075);
+    if shift >= 256 - 53 {
+        return U256::ZERO;
+    }
+    U256::from(mantissa) << shift
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use rstest::rstest;
+
+    fn pow10(k: u32) -> I256 {
+        I256::new(10).wrapping_pow(k)
+    }
+
+    #[track_caller]
+    fn assert_exact(n: I256, d: I256) {
+        let prepared = WideDivisor::new(d);
+        for n in [n, n.wrapping_neg()] {
+            assert_eq!(prepared.div_rem(n), (n / d, n % d), "{n} / {d}");
+        }
+    }
+
+    #[rstest]
+    #[case::largest_over_one(I256::MAX, I256::ONE)]
+    #[case::largest_over_ten(I256::MAX, I256::new(10))]
+    #[case::largest_over_ten_to_the_30(I256::MAX, pow10(30))]
+    #[case::largest_over_ten_to_the_76(I256::MAX, pow10(76))]
+    #[case::largest_over_itself(I256::MAX, I256::MAX)]
+    #[case::largest_over_one_less(I256::MAX, I256::MAX - 1)]
+    #[case::one_below_the_divisor(pow10(30) - 1, pow10(30))]
+    #[case::exact_multiple(pow10(30) * I256::new(123_456_789), pow10(30))]
+    #[case::one_below_a_multiple(pow10(30) * I256::new(123_456_789) - 1, pow10(30))]
+    #[case::spark_product(
+        I256::from_str_radix("138698367904130467515623456789123456789", 10).unwrap() * pow10(11),
+        pow10(30)
+    )]
+    #[case::zero(I256::ZERO, pow10(7))]
+    #[case::power_of_two_divisor(I256::MAX, I256::ONE << 200)]
+    #[case::divisor_above_2_to_128(I256::MAX >> 3, (I256::ONE << 130) + I256::ONE)]
+    fn cases(#[case] n: I256, #[case] d: I256) {
+        assert_exact(n, d);
+    }
+
+    #[test]
+    fn every_small_pair() {
+        for n in -300..=300 {
+            for d in 1..=40 {
+                let (n, d) = (I256::new(n), I256::new(d));
+                assert_eq!(WideDivisor::new(d).div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn conversions_bracket_the_value() {
+        for shift in [0, 1, 52, 53, 63, 64, 65, 127, 128, 200, 254] {
+            let v = (U256::ONE << shift) | U256::ONE;
+            let f = to_f64(v);
+            assert!(to_u256(f) <= v + (v >> 52), "2^{shift} + 1");
+            assert_eq!(to_u256(to_f64(U256::ONE << shift)), U256::ONE << shift);
+        }
+        assert_eq!(to_u256(f64::NAN), U256::ZERO);
+        assert_eq!(to_u256(-1.0), U256::ZERO);
+        assert_eq!(to_u256(f64::INFINITY), U256::ZERO);
+    }
+
+    /// A value of `bits` magnitude bits from two random words.
+    fn wide(hi: u128, lo: u128, bits: u32) -> I256 {
+        let v = U256::from_words(hi, lo) >> (256 - bits.clamp(1, 255));
+        v.as_i256()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn matches_long_division(
+            (n_hi, n_lo, n_bits) in (any::<u128>(), any::<u128>(), 1u32..=255),
+            (d_hi, d_lo, d_bits) in (any::<u128>(), any::<u128>(), 1u32..=255),
+            negative in any::<bool>(),
+        ) {
+            let n = wide(n_hi, n_lo, n_bits);
+            let d = wide(d_hi, d_lo, d_bits).max(I256::ONE);
+            let n = if negative { n.wrapping_neg() } else { n };
+            prop_assert_eq!(WideDivisor::new(d).div_rem(n), (n / d, n % d));
+        }
+
+        #[test]
+        fn powers_of_ten_near_multiples(k in 1u32..=76, q_hi in any::<u128>(), q_lo in any::<u128>(), r in -2i32..=2) {
+            let d = pow10(k);
+            // A quotient that keeps q * d within 255 bits.
+            let q = (U256::from_words(q_hi, q_lo) >> (1 + (256 - d.leading_zeros()))).as_i256();
+            let n = q.wrapping_mul(d).wrapping_add(I256::new(r.into()));
+            if n >= I256::ZERO {
+                prop_assert_eq!(WideDivisor::new(d).div_rem(n), (n / d, n % d));
+            }
+        }
+    }
+}
