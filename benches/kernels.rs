@@ -7,8 +7,25 @@
 //! `Decimal256(40,2)` with money-like values, `Decimal256(60,10) ⊕ (40,10)`
 //! with ~40-digit values; add, sub, mul, div and array ÷ scalar; FixedPoint
 //! HalfUp multiply at (38,2) against `multiply_fixed_point_checked`; a plain
-//! `wrapping_add` loop over the same i128 buffers as the machine's limit. Sizes
-//! 16, 8,192 and 1,048,576 rows; no nulls and 10% nulls.
+//! `wrapping_add` loop over the same i128 buffers as the machine's limit.
+//!
+//! Spark profile (`arrow::binary` with `ArithmeticOptions::spark()`),
+//! `Decimal128(38,18)` mul and div to Spark's `Decimal128(38,6)`, against
+//! arrow-rs as engines reach that type today: both sides widened to
+//! `Decimal256(38,18)`, `arrow_arith::numeric` mul (scale 36) or div (scale
+//! 22, truncated), then rounded half up to `Decimal128(38,6)`, null beyond 38
+//! digits. Two value distributions:
+//! - `spark_d128_38_18`, money × rate: left below 10^12 in value (stored
+//!   below 10^30, ~100 bits), right a rate between -10 and 10 with 18
+//!   fraction digits (stored below 10^19, ~63 bits). Products ~163 bits, so
+//!   a multiply needs more than 128 bits; a quotient at scale 6 divides
+//!   left·10^6 (~120 bits), arrow's at scale 22 divides left·10^22 (~173
+//!   bits).
+//! - `spark_d128_38_18_narrow`, favourable: left below 10 in value (stored
+//!   below 10^19, ~63 bits), the same rates. Products below 10^38 (within
+//!   127 bits), scaled dividends left·10^6 ~83 bits.
+//!
+//! Sizes 16, 8,192 and 1,048,576 rows; no nulls and 10% nulls.
 //!
 //! `DK_BENCH_QUICK=1` keeps only the 8,192-row, no-null cases.
 
@@ -101,43 +118,74 @@ fn decimal_parts(t: &DataType) -> (u8, i8) {
     }
 }
 
-/// Asserts that arrow's result and ours have the same type and valid values.
-#[track_caller]
-fn assert_same(name: &str, ours: &DecimalArray, arrow: &dyn Array) {
-    assert_eq!(
-        (ours.dtype().precision(), ours.dtype().scale()),
-        decimal_parts(arrow.data_type()),
-        "{name}: type"
-    );
-    assert_eq!(ours.len(), arrow.len(), "{name}: length");
-    let arrow_value = |i: usize| -> i256 {
+/// A result as `assert_same` reads it: this crate's array, or an Arrow one.
+trait Column {
+    /// Precision and scale.
+    fn decimal_type(&self) -> (u8, i8);
+    fn rows(&self) -> usize;
+    /// Row `i`'s stored value, `None` when the row is null.
+    fn row(&self, i: usize) -> Option<i256>;
+}
+
+impl Column for DecimalArray {
+    fn decimal_type(&self) -> (u8, i8) {
+        (self.dtype().precision(), self.dtype().scale())
+    }
+
+    fn rows(&self) -> usize {
+        self.len()
+    }
+
+    fn row(&self, i: usize) -> Option<i256> {
+        if self.is_valid(i) { self.values().get(i) } else { None }
+    }
+}
+
+impl Column for ArrayRef {
+    fn decimal_type(&self) -> (u8, i8) {
+        decimal_parts(self.data_type())
+    }
+
+    fn rows(&self) -> usize {
+        self.len()
+    }
+
+    fn row(&self, i: usize) -> Option<i256> {
         use arrow_array::cast::AsArray;
-        match arrow.data_type() {
+        if self.is_null(i) {
+            return None;
+        }
+        Some(match self.data_type() {
             DataType::Decimal64(..) => {
-                i256::from_i128(arrow.as_primitive::<Decimal64Type>().value(i).into())
+                i256::from_i128(self.as_primitive::<Decimal64Type>().value(i).into())
             }
             DataType::Decimal128(..) => {
-                i256::from_i128(arrow.as_primitive::<Decimal128Type>().value(i))
+                i256::from_i128(self.as_primitive::<Decimal128Type>().value(i))
             }
-            _ => arrow.as_primitive::<Decimal256Type>().value(i),
-        }
-    };
-    for i in 0..ours.len() {
-        assert_eq!(ours.is_valid(i), arrow.is_valid(i), "{name}: validity of row {i}");
-        if ours.is_valid(i) {
-            assert_eq!(ours.values().get(i), Some(arrow_value(i)), "{name}: row {i}");
-        }
+            _ => self.as_primitive::<Decimal256Type>().value(i),
+        })
+    }
+}
+
+/// Asserts that arrow's result and ours have the same type, the same null
+/// rows and the same valid values.
+#[track_caller]
+fn assert_same(name: &str, ours: &impl Column, arrow: &ArrayRef) {
+    assert_eq!(ours.decimal_type(), arrow.decimal_type(), "{name}: type");
+    assert_eq!(ours.rows(), arrow.rows(), "{name}: length");
+    for i in 0..ours.rows() {
+        assert_eq!(ours.row(i), arrow.row(i), "{name}: row {i}");
     }
 }
 
 /// One comparison: our call and arrow's on the same inputs.
-struct Pair {
-    ours: Box<dyn Fn() -> DecimalArray>,
+struct Pair<O> {
+    ours: Box<dyn Fn() -> O>,
     arrow: Box<dyn Fn() -> ArrayRef>,
 }
 
-fn bench_pair(c: &mut Criterion, group: &str, case: &str, len: usize, pair: Pair) {
-    assert_same(&format!("{group}/{case}/{len}"), &(pair.ours)(), (pair.arrow)().as_ref());
+fn bench_pair<O: Column>(c: &mut Criterion, group: &str, case: &str, len: usize, pair: Pair<O>) {
+    assert_same(&format!("{group}/{case}/{len}"), &(pair.ours)(), &(pair.arrow)());
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(len as u64));
     g.bench_function(BenchmarkId::new(format!("{case}/ours"), len), |b| {
@@ -331,5 +379,103 @@ fn wrapping_add_limit(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, arrow_profile, fixed_point_multiply, wrapping_add_limit);
+/// Spark's money × rate at `decimal(38,18)`: money below 10^12 in value,
+/// stored below 10^30 (~100 bits).
+const SPARK_MONEY: u128 = 10_u128.pow(30);
+/// A rate between -10 and 10 with 18 fraction digits, stored below 10^19
+/// (~63 bits): with money, products of ~163 bits.
+const SPARK_RATE: u128 = 10_u128.pow(19);
+/// The favourable left column, below 10 in value, stored below 10^19: with
+/// a rate, products below 10^38, within 127 bits.
+const SPARK_SMALL: u128 = 10_u128.pow(19);
+
+/// `v / divisor` truncated toward zero and its remainder (of the sign of
+/// `v`), with one division.
+#[cfg(feature = "arrow_60")]
+fn div_rem(v: i256, divisor: i256) -> (i256, i256) {
+    v.wrapping_div_rem(divisor)
+}
+
+/// `v / divisor` truncated toward zero and its remainder (of the sign of
+/// `v`), with one division: arrow 59's `i256` has no `wrapping_div_rem`.
+#[cfg(not(feature = "arrow_60"))]
+fn div_rem(v: i256, divisor: i256) -> (i256, i256) {
+    let q = v.wrapping_div(divisor);
+    (q, v.wrapping_sub(q.wrapping_mul(divisor)))
+}
+
+/// Stored values `drop` digits finer than the target scale, rounded half away
+/// from zero to it (Spark's HALF_UP) with `i256` arithmetic; `None`, a null
+/// row, past 38 digits. The rescale of arrow-cast's decimal cast, without
+/// depending on arrow-cast.
+fn round_half_up_to_38_digits(drop: u32) -> impl Fn(i256) -> Option<i128> {
+    let divisor = i256::from_i128(10).wrapping_pow(drop);
+    let half = divisor.wrapping_div(i256::from_i128(2));
+    let max = i256::from_i128(10_i128.pow(38) - 1);
+    move |v| {
+        let (q, rem) = div_rem(v, divisor);
+        let q = if rem.wrapping_abs() >= half { q.wrapping_add(v.signum()) } else { q };
+        if q.wrapping_abs() > max { None } else { q.to_i128() }
+    }
+}
+
+/// `lhs op rhs` for two `Decimal128(38,18)` columns at Spark's
+/// `Decimal128(38,6)`, as arrow-rs gets there: widen both to
+/// `Decimal256(38,18)` (an `i128` product needs up to 77 digits),
+/// `numeric::mul` (scale 36) or `numeric::div` (scale 22, truncated), then
+/// round half up to scale 6. Truncating at scale 22 and then rounding at 6
+/// rounds the exact quotient once, as the half point is exact at scale 22.
+fn arrow_spark(
+    op: BinaryOp,
+    lhs: &PrimitiveArray<Decimal128Type>,
+    rhs: &PrimitiveArray<Decimal128Type>,
+) -> ArrayRef {
+    use arrow_array::cast::AsArray;
+    let widen = |a: &PrimitiveArray<Decimal128Type>| {
+        a.unary::<_, Decimal256Type>(i256::from_i128).with_precision_and_scale(38, 18).unwrap()
+    };
+    let (l, r) = (widen(lhs), widen(rhs));
+    let wide = arrow_op(op)(&l, &r).unwrap();
+    let (_, scale) = decimal_parts(wide.data_type());
+    let drop = u32::try_from(scale - 6).unwrap();
+    let rounded = wide
+        .as_primitive::<Decimal256Type>()
+        .unary_opt::<_, Decimal128Type>(round_half_up_to_38_digits(drop));
+    Arc::new(rounded.with_precision_and_scale(38, 6).unwrap())
+}
+
+/// A Spark-profile case: mul and div of two `Decimal128(38,18)` columns,
+/// through the Arrow-facing call an engine makes.
+fn spark_case(
+    c: &mut Criterion,
+    name: &str,
+    (lhs, rhs): (PrimitiveArray<Decimal128Type>, PrimitiveArray<Decimal128Type>),
+) {
+    let len = lhs.len();
+    let opts = ArithmeticOptions::spark();
+    for op in [BinaryOp::Mul, BinaryOp::Div] {
+        let (a, b, l, r) = (lhs.clone(), rhs.clone(), lhs.clone(), rhs.clone());
+        let pair = Pair {
+            ours: Box::new(move || decimal_kernels::arrow::binary(op, &a, &b, &opts).unwrap()),
+            arrow: Box::new(move || arrow_spark(op, &l, &r)),
+        };
+        bench_pair(c, name, &format!("{op:?}").to_lowercase(), len, pair);
+    }
+}
+
+fn spark_profile(c: &mut Criterion) {
+    for (len, with_nulls) in sizes() {
+        let suffix = if with_nulls { "_nulls" } else { "" };
+        let rng = &mut Rng(0x5851_f42d_4c95_7f2d ^ len as u64);
+        let mut column = |max| money::<Decimal128Type>(rng, max, len, 38, 18, with_nulls, |v| v);
+        // Money × rate: products ~163 bits (the rates are never zero).
+        let money_rate = (column(SPARK_MONEY), column(SPARK_RATE));
+        spark_case(c, &format!("spark_d128_38_18{suffix}"), money_rate);
+        // Favourable: products within 127 bits.
+        let small_rate = (column(SPARK_SMALL), column(SPARK_RATE));
+        spark_case(c, &format!("spark_d128_38_18_narrow{suffix}"), small_rate);
+    }
+}
+
+criterion_group!(benches, arrow_profile, fixed_point_multiply, wrapping_add_limit, spark_profile);
 criterion_main!(benches);

@@ -40,6 +40,12 @@ MONEY = "money: magnitude in [1, 10^12)"
 FACTOR = "factor: magnitude in [1, 10^6)"
 ARROW = "`arrow_arith::numeric`"
 ALL_OPS = "add, sub, mul, div, div_scalar"
+SPARK_MONEY = "money: magnitude in [1, 10^30) (~100 bits)"
+SPARK_RATE = "rate: magnitude in [1, 10^19) (~63 bits)"
+SPARK_PEER = (
+    "both sides cast to `Decimal256(38,18)`, `arrow_arith::numeric` (mul at scale 36, "
+    "div at scale 22), rounded half up to `Decimal128(38,6)`"
+)
 GROUPS = {
     "d64_15_2": ("`Decimal64(15,2)`, Arrow profile", MONEY, FACTOR, "add, sub, mul, div", ARROW),
     "d128_15_2": ("`Decimal128(15,2)`, Arrow profile", MONEY, FACTOR, ALL_OPS, ARROW),
@@ -58,6 +64,20 @@ GROUPS = {
         FACTOR,
         "mul",
         "`multiply_fixed_point_checked(·, ·, 2)`",
+    ),
+    "spark_d128_38_18": (
+        "`Decimal128(38,18)` to `Decimal128(38,6)`, Spark profile: money × rate, products ~163 bits",
+        SPARK_MONEY,
+        SPARK_RATE,
+        "mul, div",
+        SPARK_PEER,
+    ),
+    "spark_d128_38_18_narrow": (
+        "`Decimal128(38,18)` to `Decimal128(38,6)`, Spark profile: favourable, products within 127 bits",
+        "small: magnitude in [1, 10^19) (~63 bits)",
+        SPARK_RATE,
+        "mul, div",
+        SPARK_PEER,
     ),
     "d128_15_2_add_limit": (
         "`Decimal128(15,2)`, Arrow profile",
