@@ -103,6 +103,9 @@ GOALS = [
     ("Decimal256 wide div", "≥ 3×", [("d256_60_10_by_40_10", "div")], 3.0),
     ("FixedPoint HalfUp mul vs `multiply_fixed_point_checked`", "≥ 5×",
      [("fixed_38_2_half_up", "mul")], 5.0),
+    ("Spark `(38,18)` mul, money × rate (~163-bit products)", "≥ 5×",
+     [("spark_d128_38_18", "mul")], 5.0),
+    ("Spark `(38,18)` div, money ÷ rate", "≥ 5×", [("spark_d128_38_18", "div")], 5.0),
 ]
 
 
