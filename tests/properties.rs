@@ -1,7 +1,8 @@
 //! Properties over arbitrary types (precision 1..=76, scale -76..=p), storage
 //! widths, values, null patterns, slices, operand shapes, rounding modes and
-//! policies, for all four operators under FixedPoint and Arrow (with widths
-//! that accept the types and widths that do not):
+//! policies, for all four operators under FixedPoint, Arrow (with widths
+//! that accept the types and widths that do not), Spark with and without
+//! precision loss, and Presto, and at explicit result types:
 //!
 //! 1. the kernels never panic and agree with the reference;
 //! 2. under an `Error` policy a call fails exactly when some valid row fails

@@ -10,19 +10,25 @@
 //!
 //! ```text
 //! q = 0, r = n
-//! while (e = trunc(f64(r) * inv)) != 0:   // e <= r / d: never overshoots
-//!     q += e, r -= e * d                  // r shrinks by 2^-47 or to below 1.000001 d
+//! loop:
+//!     e = trunc(f64(r) * inv)             // e <= r / d: never overshoots
+//!     q += e, r -= e * d                  // r shrinks by 2^-47, or to below 1.25 d
+//!     if e < 2^45: break
 //! if r >= d: q += 1, r -= d               // the last step
 //! ```
 //!
 //! Every estimate carries at most five roundings of relative size `2^-53`
 //! (of `r` to `f64`, of `d`, of `1 / d`, of the scaling, of the product),
 //! which the factor `1 - 2^-48` outweighs: `e * d <= r`, so `r` stays
-//! non-negative and no product leaves 256 bits. Each step keeps a relative
-//! error below `2^-47` of the remainder, so a quotient of `b` bits takes about
-//! `b / 47 + 1` steps (two or three for rescaled products); once `r < d`,
-//! `e` is zero. Signs are handled outside: the quotient truncates toward
-//! zero and the remainder takes the dividend's sign, as `div_rem` does.
+//! non-negative and no product leaves 256 bits. An estimate `e` is at least
+//! `(r / d)(1 - 2^-47) - 1`, so the step leaves `r - e*d <= r 2^-47 + d`:
+//! after an estimate below `2^45` (`r < (2^45 + 1.01) d`) that is below
+//! `1.25 d`, and one conditional step ends the division. A quotient of `b`
+//! bits takes about `(b - 45) / 47 + 1` estimates: one for quotients below
+//! `2^45`, two for the 64-bit quotients of rescaled money products. The
+//! multiplies stay within 128-bit halves where both factors do. Signs are
+//! handled outside: the quotient truncates toward zero and the remainder
+//! takes the dividend's sign, as `div_rem` does.
 
 use ethnum::{I256, U256};
 
@@ -36,6 +42,9 @@ pub struct WideDivisor {
 
 /// `1 - 2^-48`: shrinks each estimate beyond the sum of its roundings.
 const SHRINK: f64 = 1.0 - 1.0 / (1u64 << 48) as f64;
+
+/// Estimates below this leave a remainder below `1.25 d`.
+const LAST_ESTIMATE: u128 = 1 << 45;
 
 impl WideDivisor {
     /// Prepares `divisor` (which must be positive; anything else is treated
@@ -56,11 +65,11 @@ impl WideDivisor {
         let mut q = U256::ZERO;
         loop {
             let e = to_u256(to_f64(r) * self.inverse);
-            if e == U256::ZERO {
+            q = q.wrapping_add(e);
+            r = r.wrapping_sub(mul(e, self.divisor));
+            if *e.high() == 0 && *e.low() < LAST_ESTIMATE {
                 break;
             }
-            q = q.wrapping_add(e);
-            r = r.wrapping_sub(e.wrapping_mul(self.divisor));
         }
         let step = U256::from(r >= self.divisor);
         let (q, r) = (q.wrapping_add(step), r.wrapping_sub(step.wrapping_mul(self.divisor)));
@@ -69,22 +78,62 @@ impl WideDivisor {
     }
 }
 
-/// `v` as an `f64`, rounded at most once (relative error at most `2^-53`)
-/// and never above `v (1 + 2^-53)`.
+/// `a * b`, wrapping; four 64-bit multiplies when both fit 128 bits (an
+/// estimate and `10^k` for `k <= 38`, the common case), the general product
+/// otherwise.
 #[inline(always)]
-fn to_f64(v: U256) -> f64 {
-    let bits = 256 - v.leading_zeros();
-    if bits <= 64 {
-        return v.as_u64() as f64;
+fn mul(a: U256, b: U256) -> U256 {
+    if *a.high() != 0 || *b.high() != 0 {
+        return a.wrapping_mul(b);
     }
-    // The leading 64 bits (the rest truncated, which only lowers the value),
-    // rounded to 53 bits by the conversion, then scaled exactly by 2^shift.
-    let shift = bits - 64;
-    let top = (v >> shift).as_u64() as f64;
-    top * f64::from_bits((1023 + u64::from(shift)) << 52)
+    let (a, b) = (*a.low(), *b.low());
+    let (a_hi, a_lo) = ((a >> 64) as u64, a as u64);
+    let (b_hi, b_lo) = ((b >> 64) as u64, b as u64);
+    let wide = |x: u64, y: u64| u128::from(x) * u128::from(y);
+    let (low, cross_a, cross_b, high) =
+        (wide(a_lo, b_lo), wide(a_hi, b_lo), wide(a_lo, b_hi), wide(a_hi, b_hi));
+    // The middle column: the low product's upper half and both cross
+    // products, each below 2^128, their sum below 2^130.
+    let (middle, carry_a) = (low >> 64).overflowing_add(cross_a);
+    let (middle, carry_b) = middle.overflowing_add(cross_b);
+    let carries = (u128::from(carry_a) + u128::from(carry_b)) << 64;
+    let lo = (middle << 64) | (low & u128::from(u64::MAX));
+    let hi = high.wrapping_add(middle >> 64).wrapping_add(carries);
+    U256::from_words(hi, lo)
 }
 
-/// `trunc(x)` for a finite `0 <= x < 2^256` (anything else gives zero).
+/// `v` as an `f64` from its leading 64 bits (the rest truncated, which only
+/// lowers the value), rounded once: at most `v (1 + 2^-53)`.
+#[inline(always)]
+fn to_f64(v: U256) -> f64 {
+    let (hi, lo) = (*v.high(), *v.low());
+    if hi == 0 {
+        return u128_to_f64(lo);
+    }
+    let zeros = hi.leading_zeros();
+    let top = if zeros == 0 { hi } else { (hi << zeros) | (lo >> (128 - zeros)) };
+    // v is about top * 2^(128 - zeros).
+    scale((top >> 64) as u64 as f64, 192 - zeros)
+}
+
+/// As [`to_f64`] for 128 bits.
+#[inline(always)]
+fn u128_to_f64(v: u128) -> f64 {
+    let hi = (v >> 64) as u64;
+    if hi == 0 {
+        return v as u64 as f64;
+    }
+    let zeros = hi.leading_zeros();
+    scale(((v << zeros) >> 64) as u64 as f64, 64 - zeros)
+}
+
+/// `x * 2^shift`, exactly, for `shift <= 192`.
+#[inline(always)]
+fn scale(x: f64, shift: u32) -> f64 {
+    x * f64::from_bits((1023 + u64::from(shift)) << 52)
+}
+
+/// `trunc(x)` for a finite `0 <= x < 2^255` (anything else gives zero).
 #[inline(always)]
 fn to_u256(x: f64) -> U256 {
     if x < 18_446_744_073_709_551_616.0 {
@@ -93,9 +142,12 @@ fn to_u256(x: f64) -> U256 {
     }
     let bits = x.to_bits();
     let exponent = ((bits >> 52) & 0x7ff) as u32;
-    let mantissa = (bits & ((1 << 52) - 1)) | (1 << 52);
+    let mantissa = u128::from((bits & ((1 << 52) - 1)) | (1 << 52));
     // x = mantissa * 2^(exponent - 1075), an integer here (exponent >= 1087).
     let shift = exponent.saturating_sub(1075);
+    if shift < 128 - 53 {
+        return U256::from(mantissa << shift);
+    }
     if shift >= 256 - 53 {
         return U256::ZERO;
     }
@@ -152,6 +204,25 @@ mod tests {
     }
 
     #[test]
+    fn narrow_products_match_the_general_one() {
+        let samples = [
+            0,
+            1,
+            u64::MAX as u128,
+            u128::MAX,
+            1 << 127,
+            10u128.pow(38),
+            12_345_678_901_234_567_890_123,
+        ];
+        for a in samples {
+            for b in samples {
+                let (a, b) = (U256::from(a), U256::from(b));
+                assert_eq!(mul(a, b), a.wrapping_mul(b), "{a} * {b}");
+            }
+        }
+    }
+
+    #[test]
     fn conversions_bracket_the_value() {
         for shift in [0, 1, 52, 53, 63, 64, 65, 127, 128, 200, 254] {
             let v = (U256::ONE << shift) | U256::ONE;
@@ -162,6 +233,11 @@ mod tests {
         assert_eq!(to_u256(f64::NAN), U256::ZERO);
         assert_eq!(to_u256(-1.0), U256::ZERO);
         assert_eq!(to_u256(f64::INFINITY), U256::ZERO);
+        for shift in [1, 63, 64, 65, 100, 127, 128] {
+            let v = (u128::MAX >> (128 - shift)) | 1;
+            let f = u128_to_f64(v);
+            assert!(f >= v as f64 * (1.0 - 1e-15) && f <= v as f64 * (1.0 + 1e-15), "{v}");
+        }
     }
 
     /// A value of `bits` magnitude bits from two random words.
@@ -182,6 +258,12 @@ mod tests {
             let d = wide(d_hi, d_lo, d_bits).max(I256::ONE);
             let n = if negative { n.wrapping_neg() } else { n };
             prop_assert_eq!(WideDivisor::new(d).div_rem(n), (n / d, n % d));
+        }
+
+        #[test]
+        fn narrow_products(a in any::<u128>(), b in any::<u128>()) {
+            let (a, b) = (U256::from(a), U256::from(b));
+            prop_assert_eq!(mul(a, b), a.wrapping_mul(b));
         }
 
         #[test]

@@ -20,7 +20,7 @@
 //!
 //! | bytes | meaning |
 //! |---|---|
-//! | 2 | options: profile (FixedPoint or Arrow at one width), then rounding mode and the overflow (`0x20`) and division-by-zero (`0x40`) policies |
+//! | 2 | options: profile (FixedPoint, Arrow at one width, Spark with or without precision loss, Presto), then rounding mode and the overflow (`0x20`) and division-by-zero (`0x40`) policies |
 //! | 2 + 2 | left and right types: precision, then scale |
 //! | 1 + 1 | left and right storage widths |
 //! | 1 | layout: `0x01`/`0x02` left/right unchecked, `0x04`/`0x08` left/right nullable |
