@@ -29,6 +29,24 @@
 //! multiplies stay within 128-bit halves where both factors do. Signs are
 //! handled outside: the quotient truncates toward zero and the remainder
 //! takes the dividend's sign, as `div_rem` does.
+//!
+//! Most calls need neither loop nor `f64`: a divisor below `2^128 / 3` that
+//! is not a power of two (every `10^k` with `1 <= k <= 38`) also gets a
+//! 128-bit reciprocal, and a dividend whose quotient is below `2^128` (every
+//! quotient that can fit 38 digits) divides with three 128-bit multiplies,
+//! after Granlund and Montgomery ("Division by Invariant Integers using
+//! Multiplication", PLDI 1994) applied to the dividend's leading bits. With
+//! `2^s < d < 2^(s+1)`, `m = floor(2^(128+s) / d)` and `t = floor(n / 2^s) <
+//! 2^128`:
+//!
+//! ```text
+//! q = floor(t * m / 2^128)                // q <= n / d < q + 3
+//! r = (n - q * d) mod 2^128               // exact: 0 <= r < 3d < 2^128
+//! twice: if r >= d: q += 1, r -= d
+//! ```
+//!
+//! since `t * m / 2^128` falls short of `n / d` by less than `u / d < 1` (the
+//! bits `u` of `n` below `2^s`) plus `t / 2^128 < 1` (the rounding of `m`).
 
 use ethnum::{I256, U256};
 
@@ -38,6 +56,55 @@ pub struct WideDivisor {
     divisor: U256,
     /// `(1 / f64(d)) * (1 - 2^-48)`: estimates from it never exceed `r / d`.
     inverse: f64,
+    /// For quotients below `2^128`, when `d < 2^128 / 3` is not a power of two.
+    reciprocal: Option<Reciprocal>,
+}
+
+/// `d` with `2^shift < d < 2^(shift+1)` and `multiplier = floor(2^(128+shift) / d)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reciprocal {
+    divisor: u128,
+    multiplier: u128,
+    shift: u32,
+}
+
+impl Reciprocal {
+    fn new(divisor: U256) -> Option<Self> {
+        let small = *divisor.high() == 0 && *divisor.low() <= u128::MAX / 3;
+        let d = *divisor.low();
+        if !small || d.is_power_of_two() || d == 0 {
+            return None;
+        }
+        // d is not a power of two, so d > 2^shift and the multiplier is below 2^128.
+        let shift = 127 - d.leading_zeros();
+        let multiplier = ((U256::ONE << (128 + shift)) / divisor).as_u128();
+        Some(Self { divisor: d, multiplier, shift })
+    }
+
+    /// `(n / d, n % d)` when the quotient is below `2^128` (`None` otherwise).
+    #[inline(always)]
+    fn div_rem(&self, n: U256) -> Option<(u128, u128)> {
+        let (hi, lo) = (*n.high(), *n.low());
+        // shift is 1..=125 here (3 <= d < 2^128 / 3).
+        if hi >> self.shift != 0 {
+            return None;
+        }
+        let leading = (hi << (128 - self.shift)) | (lo >> self.shift);
+        let mut q = mul_high(leading, self.multiplier);
+        let mut r = lo.wrapping_sub(q.wrapping_mul(self.divisor));
+        for _ in 0..2 {
+            let step = r >= self.divisor;
+            q += u128::from(step);
+            r -= u128::from(step) * self.divisor;
+        }
+        Some((q, r))
+    }
+}
+
+/// The high 128 bits of `a * b`.
+#[inline(always)]
+fn mul_high(a: u128, b: u128) -> u128 {
+    *mul(U256::from(a), U256::from(b)).high()
 }
 
 /// `1 - 2^-48`: shrinks each estimate beyond the sum of its roundings.
@@ -52,7 +119,8 @@ impl WideDivisor {
     #[must_use]
     pub fn new(divisor: I256) -> Self {
         let divisor = if divisor > I256::ZERO { divisor.as_u256() } else { U256::ONE };
-        Self { divisor, inverse: (1.0 / to_f64(divisor)) * SHRINK }
+        let reciprocal = Reciprocal::new(divisor);
+        Self { divisor, inverse: (1.0 / to_f64(divisor)) * SHRINK, reciprocal }
     }
 
     /// Truncating quotient and remainder (the remainder with the dividend's
@@ -61,7 +129,13 @@ impl WideDivisor {
     #[must_use]
     pub fn div_rem(&self, n: I256) -> (I256, I256) {
         let negative = n < I256::ZERO;
+        let sign = |(q, r): (I256, I256)| {
+            if negative { (q.wrapping_neg(), r.wrapping_neg()) } else { (q, r) }
+        };
         let mut r = n.unsigned_abs();
+        if let Some((q, r)) = self.reciprocal.and_then(|reciprocal| reciprocal.div_rem(r)) {
+            return sign((U256::from(q).as_i256(), U256::from(r).as_i256()));
+        }
         let mut q = U256::ZERO;
         loop {
             let e = to_u256(to_f64(r) * self.inverse);
@@ -73,8 +147,7 @@ impl WideDivisor {
         }
         let step = U256::from(r >= self.divisor);
         let (q, r) = (q.wrapping_add(step), r.wrapping_sub(step.wrapping_mul(self.divisor)));
-        let (q, r) = (q.as_i256(), r.as_i256());
-        if negative { (q.wrapping_neg(), r.wrapping_neg()) } else { (q, r) }
+        sign((q.as_i256(), r.as_i256()))
     }
 }
 
@@ -164,11 +237,18 @@ mod tests {
         I256::new(10).wrapping_pow(k)
     }
 
+    /// The divisor prepared as it is, and with its estimates only.
+    fn both_paths(d: I256) -> [WideDivisor; 2] {
+        let prepared = WideDivisor::new(d);
+        [prepared, WideDivisor { reciprocal: None, ..prepared }]
+    }
+
     #[track_caller]
     fn assert_exact(n: I256, d: I256) {
-        let prepared = WideDivisor::new(d);
-        for n in [n, n.wrapping_neg()] {
-            assert_eq!(prepared.div_rem(n), (n / d, n % d), "{n} / {d}");
+        for prepared in both_paths(d) {
+            for n in [n, n.wrapping_neg()] {
+                assert_eq!(prepared.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
         }
     }
 
@@ -197,10 +277,27 @@ mod tests {
     fn every_small_pair() {
         for n in -300..=300 {
             for d in 1..=40 {
-                let (n, d) = (I256::new(n), I256::new(d));
-                assert_eq!(WideDivisor::new(d).div_rem(n), (n / d, n % d), "{n} / {d}");
+                assert_exact(I256::new(n), I256::new(d));
             }
         }
+    }
+
+    #[test]
+    fn reciprocals_serve_powers_of_ten_up_to_38() {
+        for k in 1..=38 {
+            let prepared = WideDivisor::new(pow10(k));
+            assert!(prepared.reciprocal.is_some(), "10^{k}");
+            // The largest quotient it serves, and the first it leaves to the estimates.
+            let d = pow10(k).as_u256();
+            let shift = prepared.reciprocal.map_or(0, |r| r.shift);
+            let largest = (U256::ONE << (128 + shift)) - U256::ONE;
+            assert_exact(largest.as_i256(), pow10(k));
+            assert_exact((largest + U256::ONE).min(U256::MAX >> 1).as_i256(), pow10(k));
+            assert_exact((d * U256::from(u128::MAX)).as_i256(), pow10(k));
+        }
+        assert!(WideDivisor::new(pow10(39)).reciprocal.is_none());
+        assert!(WideDivisor::new(I256::ONE << 70).reciprocal.is_none());
+        assert!(WideDivisor::new(I256::ONE).reciprocal.is_none());
     }
 
     #[test]
@@ -257,7 +354,9 @@ mod tests {
             let n = wide(n_hi, n_lo, n_bits);
             let d = wide(d_hi, d_lo, d_bits).max(I256::ONE);
             let n = if negative { n.wrapping_neg() } else { n };
-            prop_assert_eq!(WideDivisor::new(d).div_rem(n), (n / d, n % d));
+            for prepared in both_paths(d) {
+                prop_assert_eq!(prepared.div_rem(n), (n / d, n % d));
+            }
         }
 
         #[test]
@@ -273,7 +372,9 @@ mod tests {
             let q = (U256::from_words(q_hi, q_lo) >> (1 + (256 - d.leading_zeros()))).as_i256();
             let n = q.wrapping_mul(d).wrapping_add(I256::new(r.into()));
             if n >= I256::ZERO {
-                prop_assert_eq!(WideDivisor::new(d).div_rem(n), (n / d, n % d));
+                for prepared in both_paths(d) {
+                    prop_assert_eq!(prepared.div_rem(n), (n / d, n % d));
+                }
             }
         }
     }
