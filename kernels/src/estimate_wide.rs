@@ -62,14 +62,16 @@ pub struct WideDivisor {
 
 /// `d` with `2^shift < d < 2^(shift+1)` and `multiplier = floor(2^(128+shift) / d)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Reciprocal {
+pub(crate) struct Reciprocal {
     divisor: u128,
     multiplier: u128,
     shift: u32,
 }
 
 impl Reciprocal {
-    fn new(divisor: U256) -> Option<Self> {
+    /// The reciprocal of `divisor`, if it is below `2^128 / 3` and not a
+    /// power of two.
+    pub(crate) fn new(divisor: U256) -> Option<Self> {
         let small = *divisor.high() == 0 && *divisor.low() <= u128::MAX / 3;
         let d = *divisor.low();
         if !small || d.is_power_of_two() || d == 0 {
@@ -83,7 +85,7 @@ impl Reciprocal {
 
     /// `(n / d, n % d)` when the quotient is below `2^128` (`None` otherwise).
     #[inline(always)]
-    fn div_rem(&self, n: U256) -> Option<(u128, u128)> {
+    pub(crate) fn div_rem(&self, n: U256) -> Option<(u128, u128)> {
         let (hi, lo) = (*n.high(), *n.low());
         // shift is 1..=125 here (3 <= d < 2^128 / 3).
         if hi >> self.shift != 0 {
@@ -149,6 +151,12 @@ impl WideDivisor {
         let (q, r) = (q.wrapping_add(step), r.wrapping_sub(step.wrapping_mul(self.divisor)));
         sign((q.as_i256(), r.as_i256()))
     }
+}
+
+/// `a * b` in full: four 64-bit multiplies.
+#[inline(always)]
+pub(crate) fn widening_mul(a: u128, b: u128) -> U256 {
+    mul(U256::from(a), U256::from(b))
 }
 
 /// `a * b`, wrapping; four 64-bit multiplies when both fit 128 bits (an

@@ -10,6 +10,14 @@
 //! the call runs in the narrowest work type with that many, which for the
 //! widest operands is the saturating 512-bit type: a 76-digit product rescaled
 //! down is exact even though it never fits 256 bits.
+//!
+//! One shape has its own kernel: operands within `i128` whose product needs
+//! more than 127 bits, rescaled down by at most 38 digits to a result of at
+//! most 38 digits (Spark's `decimal(38,18) * decimal(38,18)`). Its 256-bit
+//! product is formed from the magnitudes in 128-bit halves and divided by a
+//! 128-bit reciprocal of `10^k` ([`NarrowRoundedProduct`]), in the `i128`
+//! work type, so columns are read and written in place and no row holds a
+//! 256-bit value.
 
 use arrow_buffer::NullBuffer;
 
@@ -18,11 +26,13 @@ use crate::arity::{
     run_multiversioned,
 };
 use crate::column::{Input, Sink};
+use crate::estimate_wide::{Reciprocal, widening_mul};
 use crate::plan::{WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
 use crate::pow10::precision_bits;
 use crate::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::storage::Storage;
 use crate::work::Work;
+use ethnum::U256;
 
 /// The shape of a multiplication, from the operand and result types.
 ///
@@ -73,9 +83,10 @@ impl MulSpec {
         }
     }
 
-    /// The work type and whether results need the precision check (always,
-    /// when digits are dropped: the check is cheap beside the division).
-    fn plan(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> (WorkWidth, bool, bool) {
+    /// The work type, whether results need the precision check (always,
+    /// when digits are dropped: the check is cheap beside the division), and
+    /// the larger operand bound (`|v| < 2^bits`).
+    fn plan(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> (WorkWidth, bool, u32) {
         // A rescaled product divides, and measuring pays from i128. A plain
         // product of values stored in i128 or wider is one widening multiply,
         // cheaper than the pass over two wide columns; values stored in 64 bits
@@ -87,8 +98,7 @@ impl MulSpec {
         let plan = plan(lhs, rhs, measure_from, |l, r| WorkWidth::for_bits(self.work_bits(l, r)));
         let checked = self.shift > 0
             || needs_check(self.work_bits(plan.lhs, plan.rhs), self.result_precision);
-        let operands_fit_i64 = plan.lhs.max(plan.rhs) <= i64::MAGNITUDE_BITS;
-        (plan.width, checked, operands_fit_i64)
+        (plan.width, checked, plan.lhs.max(plan.rhs))
     }
 
     fn constants<W: Work>(&self) -> ProductConstants<W> {
@@ -162,6 +172,56 @@ impl<W: Work, R: Rounding> RowKernel<W> for RoundedProduct<R> {
     }
 }
 
+/// What [`NarrowRoundedProduct`] computes once per call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NarrowProductConstants {
+    /// `10^k`, prepared.
+    reciprocal: Reciprocal,
+    /// `10^k`.
+    factor: i128,
+    bound: i128,
+}
+
+/// `round(a * b / 10^k)` for operands and a result within `i128` whose
+/// product may not be: the 256-bit product of the magnitudes is formed in
+/// two 128-bit halves and divided with a 128-bit reciprocal, so no row ever
+/// holds a 256-bit value (Spark's `decimal(38,18)` products rescaled to
+/// scale 6). A quotient of `2^127` or more exceeds every bound of 38 digits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NarrowRoundedProduct<R>(core::marker::PhantomData<R>);
+
+impl<R: Rounding> RowKernel<i128> for NarrowRoundedProduct<R> {
+    type Constants = NarrowProductConstants;
+
+    #[inline(always)]
+    fn apply(a: i128, b: i128, c: &Self::Constants) -> (i128, u8) {
+        let negative = (a ^ b) < 0;
+        let product = widening_mul(a.unsigned_abs(), b.unsigned_abs());
+        let (q, r) = c.reciprocal.div_rem(product).unwrap_or((u128::MAX, 0));
+        let beyond = q > i128::MAX as u128;
+        // Both below 2^127 here (r < 10^k); a quotient beyond is flagged.
+        let (q, r) = (q as i128, r as i128);
+        let (q, r) = if negative { (q.wrapping_neg(), r.wrapping_neg()) } else { (q, r) };
+        let q = R::finish(q, r, c.factor, negative);
+        (q, OVERFLOW * u8::from(beyond | q.exceeds(c.bound)))
+    }
+}
+
+impl MulSpec {
+    /// The constants of [`NarrowRoundedProduct`], when it serves the spec:
+    /// digits dropped (`1..=38`), results of at most 38 digits.
+    fn narrow_constants(&self) -> Option<NarrowProductConstants> {
+        let k = u32::try_from(self.shift).ok().filter(|k| (1..=38).contains(k))?;
+        if self.result_precision > 38 {
+            return None;
+        }
+        let factor = 10i128.pow(k);
+        let reciprocal = Reciprocal::new(U256::from(factor.unsigned_abs()))?;
+        let bound = <i128 as Work>::precision_bound(self.result_precision.into());
+        Some(NarrowProductConstants { reciprocal, factor, bound })
+    }
+}
+
 /// Multiplies `lhs` and `rhs` row by row, results stored as `O`.
 ///
 /// ```
@@ -196,7 +256,18 @@ fn product(
     frame: &Frame<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
-    let (width, checked, operands_fit_i64) = spec.plan(l, r);
+    let (width, checked, operand_bits) = spec.plan(l, r);
+    let operands_fit_i64 = operand_bits <= i64::MAGNITUDE_BITS;
+    // Products beyond i128 of operands within it, rescaled to a result within
+    // it: computed in 128-bit halves.
+    if width == WorkWidth::I256
+        && operand_bits <= i128::MAGNITUDE_BITS
+        && let Some(c) = spec.narrow_constants()
+    {
+        return with_rounding!(spec.rounding, R => {
+            run_multiversioned::<i128, NarrowRoundedProduct<R>>(l, r, c, frame, sink)
+        });
+    }
     let narrow_result = precision_bits(spec.result_precision.into()) <= i64::MAGNITUDE_BITS;
     if spec.shift == 0 && checked && width == WorkWidth::I128 && narrow_result && operands_fit_i64 {
         let c = spec.constants::<i64>();
@@ -223,6 +294,7 @@ mod tests {
     use crate::rounding::HalfEven;
     use crate::testing::{assert_same_outcome, call, call_multiversioned, values};
     use arrow_buffer::NullBuffer;
+    use ethnum::I256;
 
     /// The multiversioned loop (the AVX-512 copy) and the portable one give
     /// the same values, validity and first failure.
@@ -257,6 +329,65 @@ mod tests {
         assert_copies_agree::<i128, ScaledProduct<true>>(spec(-3, 30).constants(), 40);
         assert_copies_agree::<i64, RoundedProduct<HalfEven>>(spec(4, 12).constants(), 30);
         assert_copies_agree::<i128, RoundedProduct<HalfEven>>(spec(6, 20).constants(), 60);
+    }
+
+    /// i128 operands of up to `bits` bits (products beyond i128 from about 64).
+    fn wide_values(len: usize, bits: u32, seed: u64) -> Vec<i128> {
+        let (high, low) = (values(len, 63, seed), values(len, 63, seed ^ 0x5a5a));
+        let mut out: Vec<i128> = high
+            .iter()
+            .zip(&low)
+            .map(|(&h, &l)| {
+                let magnitude = (u128::from(h.unsigned_abs()) << 64) | u128::from(l.unsigned_abs());
+                let v = (magnitude >> (128 - bits.min(127))) as i128;
+                if (h ^ l) < 0 { -v } else { v }
+            })
+            .collect();
+        out.extend([i128::MAX, -i128::MAX, 10i128.pow(38) - 1, 1 - 10i128.pow(38), 0, 1, -1]);
+        out
+    }
+
+    /// The 128-bit-halves product agrees with the same product rescaled in
+    /// `I256`, for every rounding mode, both policies and shifts up to 38,
+    /// ties included; and its two loop copies agree.
+    #[test]
+    fn narrow_rounded_products_match_the_wide_work_type() {
+        let ties: Vec<i128> =
+            (0..40u32).map(|k| (5 - 10 * i128::from(k % 2)) * 10i128.pow(k % 38)).collect();
+        for (bits, seed) in [(100, 3), (127, 5), (70, 9)] {
+            let (a, b) = (wide_values(700, bits, seed), wide_values(700, 64, seed + 1));
+            let (a, b) = ([a, ties.clone()].concat(), [b, vec![1; 40]].concat());
+            let len = a.len().min(b.len());
+            let nulls = NullBuffer::from((0..len).map(|i| i % 11 != 4).collect::<Vec<_>>());
+            for (shift, precision) in [(1, 38), (6, 38), (30, 38), (38, 38), (30, 20), (12, 1)] {
+                for mode in RoundingMode::ALL {
+                    let spec = MulSpec::new(shift, mode, precision);
+                    let narrow = spec.narrow_constants().expect("served");
+                    for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
+                        let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
+                        let frame =
+                            Frame::new(len).with_nulls(Some(&nulls)).with_policies(policies);
+                        let (l, r) = (Input::array(&a[..len]), Input::array(&b[..len]));
+                        let context = format!("{bits} bits, {spec:?}, {policy:?}");
+                        let wide = with_rounding!(mode, R => {
+                            call::<i128, I256, RoundedProduct<R>>(l, r, spec.constants(), &frame)
+                        });
+                        let (portable, chosen) = with_rounding!(mode, R => (
+                            call::<i128, i128, NarrowRoundedProduct<R>>(l, r, narrow, &frame),
+                            call_multiversioned::<i128, i128, NarrowRoundedProduct<R>>(l, r, narrow, &frame),
+                        ));
+                        assert_same_outcome(wide, portable, &context);
+                        let portable = with_rounding!(mode, R => {
+                            call::<i128, i128, NarrowRoundedProduct<R>>(l, r, narrow, &frame)
+                        });
+                        assert_same_outcome(portable, chosen, &context);
+                    }
+                }
+            }
+        }
+        assert!(MulSpec::new(39, RoundingMode::HalfUp, 38).narrow_constants().is_none());
+        assert!(MulSpec::new(6, RoundingMode::HalfUp, 39).narrow_constants().is_none());
+        assert!(MulSpec::new(0, RoundingMode::HalfUp, 38).narrow_constants().is_none());
     }
 
     #[test]
