@@ -163,9 +163,9 @@ pub fn binary_to<'a>(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
-    let call = Call { op, operands: (lhs, rhs), result, options };
-    let out_width = result_width(result, options)
-        .ok_or_else(|| call.unsupported(format!("{result} does not fit the profile's storage")))?;
+    let out_width = result_width(result, options).ok_or_else(|| {
+        unsupported(op, (lhs, rhs), format!("{result} does not fit the profile's storage"))
+    })?;
     compute(op, lhs, rhs, result, out_width, options)
 }
 
@@ -216,6 +216,15 @@ fn array_nulls(operand: Operand<'_>) -> Option<&NullBuffer> {
 
 fn policies(options: &ArithmeticOptions) -> Policies {
     Policies { on_overflow: options.on_overflow(), on_divide_by_zero: options.on_divide_by_zero() }
+}
+
+/// The profile or the kernels have no result for `lhs op rhs`.
+fn unsupported(
+    op: BinaryOp,
+    (lhs, rhs): (Operand<'_>, Operand<'_>),
+    reason: String,
+) -> DecimalError {
+    DecimalError::UnsupportedTypes { op, lhs: lhs.dtype(), rhs: rhs.dtype(), reason }
 }
 
 /// One kernel call: the operator, its operands and the result type.
@@ -284,22 +293,20 @@ impl Call<'_> {
     }
 
     fn unsupported(&self, reason: String) -> DecimalError {
-        let (lhs, rhs) = (self.operands.0.dtype(), self.operands.1.dtype());
-        DecimalError::UnsupportedTypes { op: self.op, lhs, rhs, reason }
+        unsupported(self.op, self.operands, reason)
     }
 
     fn error(&self, error: KernelError) -> DecimalError {
-        let text = |operand: Operand<'_>, row| operand.text(row);
         match error {
             KernelError::Overflow { row } => DecimalError::Overflow {
                 row,
                 result_type: self.result,
                 op: self.op,
-                lhs: text(self.operands.0, row),
-                rhs: text(self.operands.1, row),
+                lhs: self.operands.0.text(row),
+                rhs: self.operands.1.text(row),
             },
             KernelError::DivideByZero { row } => {
-                DecimalError::DivideByZero { row, lhs: text(self.operands.0, row) }
+                DecimalError::DivideByZero { row, lhs: self.operands.0.text(row) }
             }
             KernelError::LengthMismatch { expected, actual } => {
                 DecimalError::LengthMismatch { expected, actual }

@@ -32,23 +32,12 @@
 //!
 //! Most calls need neither loop nor `f64`: a divisor below `2^128 / 3` that
 //! is not a power of two (every `10^k` with `1 <= k <= 38`) also gets a
-//! 128-bit reciprocal, and a dividend whose quotient is below `2^128` (every
-//! quotient that can fit 38 digits) divides with three 128-bit multiplies,
-//! after Granlund and Montgomery ("Division by Invariant Integers using
-//! Multiplication", PLDI 1994) applied to the dividend's leading bits. With
-//! `2^s < d < 2^(s+1)`, `m = floor(2^(128+s) / d)` and `t = floor(n / 2^s) <
-//! 2^128`:
-//!
-//! ```text
-//! q = floor(t * m / 2^128)                // q <= n / d < q + 3
-//! r = (n - q * d) mod 2^128               // exact: 0 <= r < 3d < 2^128
-//! twice: if r >= d: q += 1, r -= d
-//! ```
-//!
-//! since `t * m / 2^128` falls short of `n / d` by less than `u / d < 1` (the
-//! bits `u` of `n` below `2^s`) plus `t / 2^128 < 1` (the rounding of `m`).
+//! [`Magic256`], which divides a dividend whose quotient is below `2^127`
+//! (every quotient that can fit 38 digits) with three 128-bit multiplies.
 
 use ethnum::{I256, U256};
+
+use crate::magic::{Magic256, widening_mul};
 
 /// `d > 0` prepared for dividends below `2^255` in magnitude.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -56,57 +45,8 @@ pub struct WideDivisor {
     divisor: U256,
     /// `(1 / f64(d)) * (1 - 2^-48)`: estimates from it never exceed `r / d`.
     inverse: f64,
-    /// For quotients below `2^128`, when `d < 2^128 / 3` is not a power of two.
-    reciprocal: Option<Reciprocal>,
-}
-
-/// `d` with `2^shift < d < 2^(shift+1)` and `multiplier = floor(2^(128+shift) / d)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Reciprocal {
-    divisor: u128,
-    multiplier: u128,
-    shift: u32,
-}
-
-impl Reciprocal {
-    /// The reciprocal of `divisor`, if it is below `2^128 / 3` and not a
-    /// power of two.
-    pub(crate) fn new(divisor: U256) -> Option<Self> {
-        let small = *divisor.high() == 0 && *divisor.low() <= u128::MAX / 3;
-        let d = *divisor.low();
-        if !small || d.is_power_of_two() || d == 0 {
-            return None;
-        }
-        // d is not a power of two, so d > 2^shift and the multiplier is below 2^128.
-        let shift = 127 - d.leading_zeros();
-        let multiplier = ((U256::ONE << (128 + shift)) / divisor).as_u128();
-        Some(Self { divisor: d, multiplier, shift })
-    }
-
-    /// `(n / d, n % d)` when the quotient is below `2^128` (`None` otherwise).
-    #[inline(always)]
-    pub(crate) fn div_rem(&self, n: U256) -> Option<(u128, u128)> {
-        let (hi, lo) = (*n.high(), *n.low());
-        // shift is 1..=125 here (3 <= d < 2^128 / 3).
-        if hi >> self.shift != 0 {
-            return None;
-        }
-        let leading = (hi << (128 - self.shift)) | (lo >> self.shift);
-        let mut q = mul_high(leading, self.multiplier);
-        let mut r = lo.wrapping_sub(q.wrapping_mul(self.divisor));
-        for _ in 0..2 {
-            let step = r >= self.divisor;
-            q += u128::from(step);
-            r -= u128::from(step) * self.divisor;
-        }
-        Some((q, r))
-    }
-}
-
-/// The high 128 bits of `a * b`.
-#[inline(always)]
-fn mul_high(a: u128, b: u128) -> u128 {
-    *mul(U256::from(a), U256::from(b)).high()
+    /// For quotients below `2^127`, when `d < 2^128 / 3` is not a power of two.
+    reciprocal: Option<Magic256>,
 }
 
 /// `1 - 2^-48`: shrinks each estimate beyond the sum of its roundings.
@@ -121,7 +61,7 @@ impl WideDivisor {
     #[must_use]
     pub fn new(divisor: I256) -> Self {
         let divisor = if divisor > I256::ZERO { divisor.as_u256() } else { U256::ONE };
-        let reciprocal = Reciprocal::new(divisor);
+        let reciprocal = if *divisor.high() == 0 { Magic256::new(*divisor.low()) } else { None };
         Self { divisor, inverse: (1.0 / to_f64(divisor)) * SHRINK, reciprocal }
     }
 
@@ -135,7 +75,8 @@ impl WideDivisor {
             if negative { (q.wrapping_neg(), r.wrapping_neg()) } else { (q, r) }
         };
         let mut r = n.unsigned_abs();
-        if let Some((q, r)) = self.reciprocal.and_then(|reciprocal| reciprocal.div_rem(r)) {
+        let words = (*r.high(), *r.low());
+        if let Some((q, r)) = self.reciprocal.and_then(|reciprocal| reciprocal.div_rem(words)) {
             return sign((U256::from(q).as_i256(), U256::from(r).as_i256()));
         }
         let mut q = U256::ZERO;
@@ -153,12 +94,6 @@ impl WideDivisor {
     }
 }
 
-/// `a * b` in full: four 64-bit multiplies.
-#[inline(always)]
-pub(crate) fn widening_mul(a: u128, b: u128) -> U256 {
-    mul(U256::from(a), U256::from(b))
-}
-
 /// `a * b`, wrapping; four 64-bit multiplies when both fit 128 bits (an
 /// estimate and `10^k` for `k <= 38`, the common case), the general product
 /// otherwise.
@@ -167,20 +102,8 @@ fn mul(a: U256, b: U256) -> U256 {
     if *a.high() != 0 || *b.high() != 0 {
         return a.wrapping_mul(b);
     }
-    let (a, b) = (*a.low(), *b.low());
-    let (a_hi, a_lo) = ((a >> 64) as u64, a as u64);
-    let (b_hi, b_lo) = ((b >> 64) as u64, b as u64);
-    let wide = |x: u64, y: u64| u128::from(x) * u128::from(y);
-    let (low, cross_a, cross_b, high) =
-        (wide(a_lo, b_lo), wide(a_hi, b_lo), wide(a_lo, b_hi), wide(a_hi, b_hi));
-    // The middle column: the low product's upper half and both cross
-    // products, each below 2^128, their sum below 2^130.
-    let (middle, carry_a) = (low >> 64).overflowing_add(cross_a);
-    let (middle, carry_b) = middle.overflowing_add(cross_b);
-    let carries = (u128::from(carry_a) + u128::from(carry_b)) << 64;
-    let lo = (middle << 64) | (low & u128::from(u64::MAX));
-    let hi = high.wrapping_add(middle >> 64).wrapping_add(carries);
-    U256::from_words(hi, lo)
+    let (high, low) = widening_mul(*a.low(), *b.low());
+    U256::from_words(high, low)
 }
 
 /// `v` as an `f64` from its leading 64 bits (the rest truncated, which only
@@ -291,17 +214,15 @@ mod tests {
     }
 
     #[test]
-    fn reciprocals_serve_powers_of_ten_up_to_38() {
+    fn powers_of_ten_up_to_38_take_the_reciprocal_on_either_side_of_its_range() {
         for k in 1..=38 {
             let prepared = WideDivisor::new(pow10(k));
             assert!(prepared.reciprocal.is_some(), "10^{k}");
             // The largest quotient it serves, and the first it leaves to the estimates.
             let d = pow10(k).as_u256();
-            let shift = prepared.reciprocal.map_or(0, |r| r.shift);
-            let largest = (U256::ONE << (128 + shift)) - U256::ONE;
+            let largest = d * U256::from(u128::MAX) + (d - U256::ONE);
             assert_exact(largest.as_i256(), pow10(k));
-            assert_exact((largest + U256::ONE).min(U256::MAX >> 1).as_i256(), pow10(k));
-            assert_exact((d * U256::from(u128::MAX)).as_i256(), pow10(k));
+            assert_exact((largest + U256::ONE).as_i256(), pow10(k));
         }
         assert!(WideDivisor::new(pow10(39)).reciprocal.is_none());
         assert!(WideDivisor::new(I256::ONE << 70).reciprocal.is_none());
@@ -331,8 +252,8 @@ mod tests {
     fn conversions_bracket_the_value() {
         for shift in [0, 1, 52, 53, 63, 64, 65, 127, 128, 200, 254] {
             let v = (U256::ONE << shift) | U256::ONE;
-            let f = to_f64(v);
-            assert!(to_u256(f) <= v + (v >> 52), "2^{shift} + 1");
+            let back = to_u256(to_f64(v));
+            assert!(back <= v + (v >> 52) && back >= v - (v >> 52), "2^{shift} + 1");
             assert_eq!(to_u256(to_f64(U256::ONE << shift)), U256::ONE << shift);
         }
         assert_eq!(to_u256(f64::NAN), U256::ZERO);

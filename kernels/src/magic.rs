@@ -65,7 +65,7 @@ pub struct Magic128 {
 
 /// The 256-bit product of two `u128`, as (high, low).
 #[inline(always)]
-fn widening_mul(a: u128, b: u128) -> (u128, u128) {
+pub(crate) fn widening_mul(a: u128, b: u128) -> (u128, u128) {
     let (a1, a0) = (a >> 64, a & u128::from(u64::MAX));
     let (b1, b0) = (b >> 64, b & u128::from(u64::MAX));
     let low = a0 * b0;
@@ -110,6 +110,58 @@ impl Magic128 {
         let sign = n >> 127;
         let q = ((self.quotient(n.unsigned_abs()) as i128) ^ sign).wrapping_sub(sign);
         (q, n.wrapping_sub(q.wrapping_mul(self.divisor as i128)))
+    }
+}
+
+/// `d` prepared for numerators of up to 256 bits whose quotient is below
+/// `2^127` (and some up to `2^128`), for `3 <= d < 2^128 / 3` not a power of
+/// two (every `10^k` with `1 <= k <= 38`).
+///
+/// The multiplier applies to the numerator's leading 128 bits: with
+/// `2^s < d < 2^(s+1)`, `m = floor(2^(128+s) / d) < 2^128` and
+/// `t = floor(n / 2^s) < 2^128`, `q = floor(t * m / 2^128)` falls short of
+/// `n / d` by less than `u / d < 1` (the bits `u` of `n` below `2^s`) plus
+/// `t / 2^128 < 1` (the rounding of `m`): `q <= n / d < q + 3`. So
+/// `r = (n - q * d) mod 2^128` is exact (`0 <= r < 3d < 2^128`), and two
+/// conditional steps finish the division.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Magic256 {
+    divisor: u128,
+    multiplier: u128,
+    shift: u32,
+}
+
+impl Magic256 {
+    /// Prepares `divisor`, if it is at least 3, below `2^128 / 3` and not a
+    /// power of two.
+    pub(crate) fn new(divisor: u128) -> Option<Self> {
+        if !(3..=u128::MAX / 3).contains(&divisor) || divisor.is_power_of_two() {
+            return None;
+        }
+        // Not a power of two, so d > 2^shift and the multiplier is below 2^128.
+        let shift = 127 - divisor.leading_zeros();
+        let multiplier = ((U256::ONE << (128 + shift)) / U256::from(divisor)).as_u128();
+        Some(Self { divisor, multiplier, shift })
+    }
+
+    /// `(n / d, n % d)` for `n = high * 2^128 + low` when `n < 2^(128+s)`;
+    /// `None` otherwise, which only a quotient above `2^127` reaches
+    /// (`n / d > 2^(128+s) / 2^(s+1)`).
+    #[inline(always)]
+    pub(crate) fn div_rem(&self, (high, low): (u128, u128)) -> Option<(u128, u128)> {
+        // shift is 1..=125 (3 <= d < 2^128 / 3).
+        if high >> self.shift != 0 {
+            return None;
+        }
+        let leading = (high << (128 - self.shift)) | (low >> self.shift);
+        let mut q = widening_mul(leading, self.multiplier).0;
+        let mut r = low.wrapping_sub(q.wrapping_mul(self.divisor));
+        for _ in 0..2 {
+            let step = r >= self.divisor;
+            q += u128::from(step);
+            r -= u128::from(step) * self.divisor;
+        }
+        Some((q, r))
     }
 }
 
@@ -177,6 +229,14 @@ mod tests {
         }
     }
 
+    #[test]
+    fn magic256_serves_powers_of_ten_up_to_38() {
+        assert!((1..=38).all(|k| Magic256::new(10u128.pow(k)).is_some()));
+        assert_eq!(Magic256::new(1), None);
+        assert_eq!(Magic256::new(1 << 70), None);
+        assert_eq!(Magic256::new(u128::MAX / 3 + 1), None);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
         #[test]
@@ -184,6 +244,36 @@ mod tests {
             prop_assert_eq!(Magic64::new(d).quotient(n), n / d);
             let p = 10u64.pow(k);
             prop_assert_eq!(Magic64::new(p).quotient(n), n / p);
+        }
+
+        #[test]
+        fn magic256_matches_division(high in any::<u128>(), low in any::<u128>(), k in 1u32..=38, d in 3u128..(u128::MAX / 3)) {
+            for d in [10u128.pow(k), d] {
+                let Some(m) = Magic256::new(d) else { continue };
+                let n = U256::from_words(high, low);
+                let (q, r) = (n / U256::from(d), n % U256::from(d));
+                match m.div_rem((high, low)) {
+                    Some(got) => prop_assert_eq!(got, (q.as_u128(), r.as_u128())),
+                    None => prop_assert!(q > U256::from(u128::MAX >> 1), "{n} / {d} declined"),
+                }
+                // Every quotient below 2^127 is served.
+                let small = n >> (129 + (127 - d.leading_zeros()));
+                let (q, r) = (small / U256::from(d), small % U256::from(d));
+                prop_assert_eq!(m.div_rem((*small.high(), *small.low())), Some((q.as_u128(), r.as_u128())));
+            }
+        }
+
+        #[test]
+        fn magic256_near_the_largest_quotient_it_serves(k in 1u32..=38, below in 0u128..4) {
+            let d = 10u128.pow(k);
+            let m = Magic256::new(d).expect("a power of ten above 1");
+            let shift = 127 - d.leading_zeros();
+            // The largest numerator served, 2^(128+s) - 1, and those just below it.
+            let n = (U256::ONE << (128 + shift)) - U256::ONE - U256::from(below);
+            let want = (n / U256::from(d), n % U256::from(d));
+            prop_assert_eq!(m.div_rem((*n.high(), *n.low())), Some((want.0.as_u128(), want.1.as_u128())));
+            let over = n + U256::from(below) + U256::ONE;
+            prop_assert_eq!(m.div_rem((*over.high(), *over.low())), None);
         }
 
         #[test]

@@ -26,13 +26,12 @@ use crate::arity::{
     run_multiversioned,
 };
 use crate::column::{Input, Sink};
-use crate::estimate_wide::{Reciprocal, widening_mul};
+use crate::magic::{Magic256, widening_mul};
 use crate::plan::{WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
 use crate::pow10::precision_bits;
 use crate::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::storage::Storage;
 use crate::work::Work;
-use ethnum::U256;
 
 /// The shape of a multiplication, from the operand and result types.
 ///
@@ -176,7 +175,7 @@ impl<W: Work, R: Rounding> RowKernel<W> for RoundedProduct<R> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NarrowProductConstants {
     /// `10^k`, prepared.
-    reciprocal: Reciprocal,
+    reciprocal: Magic256,
     /// `10^k`.
     factor: i128,
     bound: i128,
@@ -197,6 +196,7 @@ impl<R: Rounding> RowKernel<i128> for NarrowRoundedProduct<R> {
     fn apply(a: i128, b: i128, c: &Self::Constants) -> (i128, u8) {
         let negative = (a ^ b) < 0;
         let product = widening_mul(a.unsigned_abs(), b.unsigned_abs());
+        // Declined only for quotients above 2^127: an overflow either way.
         let (q, r) = c.reciprocal.div_rem(product).unwrap_or((u128::MAX, 0));
         let beyond = q > i128::MAX as u128;
         // Both below 2^127 here (r < 10^k); a quotient beyond is flagged.
@@ -216,7 +216,7 @@ impl MulSpec {
             return None;
         }
         let factor = 10i128.pow(k);
-        let reciprocal = Reciprocal::new(U256::from(factor.unsigned_abs()))?;
+        let reciprocal = Magic256::new(factor.unsigned_abs())?;
         let bound = <i128 as Work>::precision_bound(self.result_precision.into());
         Some(NarrowProductConstants { reciprocal, factor, bound })
     }

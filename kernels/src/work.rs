@@ -369,9 +369,9 @@ impl Work for I256 {
         }
     }
 
-    // A multiply-high constant would need 512-bit products; estimates in
-    // `f64`, corrected exactly, take a few 256-bit multiplies instead of a
-    // long division.
+    // A multiply-high constant for every 256-bit numerator would need
+    // 512-bit products: a 128-bit one serves quotients below 2^128, and `f64`
+    // estimates, corrected exactly, the rest (see `estimate_wide`).
     type Divisor = WideDivisor;
     fn prepare_divisor(divisor: Self) -> WideDivisor {
         WideDivisor::new(divisor)
