@@ -23,7 +23,7 @@ use arrow_buffer::NullBuffer;
 
 use crate::arity::{
     Frame, KernelError, OVERFLOW, Output, RowKernel, left_or_overflow_flag, output, overflow_flag,
-    run_multiversioned,
+    run, run_multiversioned,
 };
 use crate::column::{Input, Sink};
 use crate::magic::{Magic256, widening_mul};
@@ -264,8 +264,11 @@ fn product(
         && operand_bits <= i128::MAGNITUDE_BITS
         && let Some(c) = spec.narrow_constants()
     {
+        // One portable loop: its 128-bit multiplies do not vectorize, and an
+        // AVX-512 copy measured no faster (120 against 120-143 µs per 8,192
+        // rows of Spark's decimal(38,18) product).
         return with_rounding!(spec.rounding, R => {
-            run_multiversioned::<i128, NarrowRoundedProduct<R>>(l, r, c, frame, sink)
+            run::<i128, NarrowRoundedProduct<R>>(l, r, c, frame, sink)
         });
     }
     let narrow_result = precision_bits(spec.result_precision.into()) <= i64::MAGNITUDE_BITS;
@@ -349,7 +352,7 @@ mod tests {
 
     /// The 128-bit-halves product agrees with the same product rescaled in
     /// `I256`, for every rounding mode, both policies and shifts up to 38,
-    /// ties included; and its two loop copies agree.
+    /// ties included.
     #[test]
     fn narrow_rounded_products_match_the_wide_work_type() {
         let ties: Vec<i128> =
@@ -372,15 +375,10 @@ mod tests {
                         let wide = with_rounding!(mode, R => {
                             call::<i128, I256, RoundedProduct<R>>(l, r, spec.constants(), &frame)
                         });
-                        let (portable, chosen) = with_rounding!(mode, R => (
-                            call::<i128, i128, NarrowRoundedProduct<R>>(l, r, narrow, &frame),
-                            call_multiversioned::<i128, i128, NarrowRoundedProduct<R>>(l, r, narrow, &frame),
-                        ));
-                        assert_same_outcome(wide, portable, &context);
-                        let portable = with_rounding!(mode, R => {
+                        let narrow = with_rounding!(mode, R => {
                             call::<i128, i128, NarrowRoundedProduct<R>>(l, r, narrow, &frame)
                         });
-                        assert_same_outcome(portable, chosen, &context);
+                        assert_same_outcome(wide, narrow, &context);
                     }
                 }
             }
