@@ -15,8 +15,9 @@ shift || true
 repos=("$@")
 [ ${#repos[@]} -gt 0 ] || repos=("$(cd "$(dirname "$0")/.." && pwd)")
 
+# The lock holds both arrow majors (dev-dependencies); compare with the newest.
 arrow_version=$(awk '$0 == "name = \"arrow-arith\"" { getline; gsub(/[^0-9.]/, "", $3); print $3 }' \
-    "${repos[0]}/Cargo.lock")
+    "${repos[0]}/Cargo.lock" | sort -V | tail -n 1)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

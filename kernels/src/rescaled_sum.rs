@@ -26,9 +26,9 @@
 use arrow_buffer::NullBuffer;
 
 use crate::add::{SumOperator, SumSpec};
-use crate::arity::{Frame, KernelError, OVERFLOW, RowKernel, overflow_flag, run};
+use crate::arity::{Frame, KernelError, OVERFLOW, RowKernel, run};
 use crate::column::{Input, Sink};
-use crate::plan::{WorkWidth, needs_check, plan, shift_bits, with_work};
+use crate::plan::{WorkWidth, plan, shift_bits, with_work};
 use crate::pow10::pow10_bits;
 use crate::rounding::{Rounding, with_rounding};
 use crate::work::Work;
@@ -94,18 +94,20 @@ impl<W: Work, R: Rounding> RowKernel<W> for RoundedSum<R> {
     }
 }
 
-/// `(a * 10^ka ± b * 10^kb) * 10^-k` for `k < 0`; `CHECKED`: whether results
-/// can exceed the precision at all.
+/// `(a * 10^ka ± b * 10^kb) * 10^-k` for `k < 0`, always checked against
+/// the bound: only explicit result types append digits to a sum, and one
+/// loop per work type serves them (an unchecked copy would double the loops
+/// for a compare per row).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct AppendedSum<const CHECKED: bool>;
+pub(crate) struct AppendedSum;
 
-impl<W: Work, const CHECKED: bool> RowKernel<W> for AppendedSum<CHECKED> {
+impl<W: Work> RowKernel<W> for AppendedSum {
     type Constants = RescaledSumConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         let r = a.mul(c.lhs_factor).add(b.mul(c.rhs_factor)).mul(c.factor);
-        (r, overflow_flag::<W, CHECKED>(r, c.bound))
+        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
     }
 }
 
@@ -120,7 +122,7 @@ pub(crate) fn rescaled_sum<O: SumOperator>(
 ) -> Result<Option<NullBuffer>, KernelError> {
     // Measuring pays from i128, as for every sum that multiplies.
     let p = plan(lhs, rhs, WorkWidth::I128, |l, r| WorkWidth::for_bits(spec.rescaled_bits(l, r).1));
-    let (aligned, work) = spec.rescaled_bits(p.lhs, p.rhs);
+    let (aligned, _) = spec.rescaled_bits(p.lhs, p.rhs);
     if spec.result_shift > 0 && aligned > EXACT_SUM_BITS {
         // A saturated sum (at least 2^510) divided by 10^k must still exceed
         // the bound: 10^(p + k) <= 2^510.
@@ -137,10 +139,8 @@ pub(crate) fn rescaled_sum<O: SumOperator>(
         let c = spec.rescaled_constants::<W, O>();
         if spec.result_shift > 0 {
             with_rounding!(spec.rounding, R => run::<W, RoundedSum<R>>(l, r, c, frame, sink))
-        } else if needs_check(work, spec.result_precision) {
-            run::<W, AppendedSum<true>>(l, r, c, frame, sink)
         } else {
-            run::<W, AppendedSum<false>>(l, r, c, frame, sink)
+            run::<W, AppendedSum>(l, r, c, frame, sink)
         }
     })
 }
