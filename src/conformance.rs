@@ -28,13 +28,14 @@ use core::fmt;
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 
 use crate::array::{DecimalArray, DecimalNative, with_native};
-use crate::dispatch::{Operand, rows};
+use crate::dispatch::{Operand, remainder_scale, rows};
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
 use crate::profile::{result_type, result_width};
-use crate::reference::{Exact, exact};
+use crate::reference::{Exact, exact, exact_unary};
 use crate::text;
 use crate::types::DecimalType;
+use crate::unary::UnaryOp;
 
 /// Rows listed in a report at most (all are counted).
 const LISTED: usize = 20;
@@ -70,50 +71,98 @@ pub fn reference_to<'a>(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
+    remainder_scale(op, (lhs, rhs), result)?;
     let len = rows(lhs, rhs)?;
-    let mut values = Vec::with_capacity(len);
-    let mut valid = Vec::with_capacity(len);
-    for row in 0..len {
-        let (Some(a), Some(b)) = (lhs.value(row), rhs.value(row)) else {
-            values.push(i256::ZERO);
-            valid.push(false);
-            continue;
-        };
-        let outcome = exact(
+    let outcome = |row| {
+        let (a, b) = (lhs.value(row)?, rhs.value(row)?);
+        Some(exact(
             op,
             (&text::i256_to_bigint(a), lhs.dtype()),
             (&text::i256_to_bigint(b), rhs.dtype()),
             result,
             options.rounding(),
-        );
-        let policy = match outcome {
-            Exact::Value(v) => {
-                values.push(text::bigint_to_i256(&v).unwrap_or(i256::ZERO));
-                valid.push(true);
-                continue;
+        ))
+    };
+    let error = |row, outcome: &Exact| match outcome {
+        Exact::DivideByZero => DecimalError::DivideByZero { row, lhs: lhs.text(row) },
+        _ => DecimalError::Overflow {
+            row,
+            result_type: result,
+            op,
+            lhs: lhs.text(row),
+            rhs: rhs.text(row),
+        },
+    };
+    reference_rows(len, result, options, outcome, error)
+}
+
+/// The result `docs/semantics.md` defines for `op operand` (what
+/// [`unary`](crate::unary) must return), row by row.
+///
+/// ```
+/// use decimal_kernels::{conformance, rescale, ArithmeticOptions, DecimalArray, DecimalType, UnaryOp};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(6, 3)?, &[Some("1.005"), None])?;
+/// let to = DecimalType::try_new(5, 2)?;
+/// let opts = ArithmeticOptions::default();
+/// assert_eq!(conformance::reference_unary(UnaryOp::Rescale { to }, &a, &opts)?, rescale(&a, to, &opts)?);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// The first failing valid row under the `Error` overflow policy.
+pub fn reference_unary<'a>(
+    op: UnaryOp,
+    operand: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let operand = operand.into();
+    let result = op.result_type(operand.dtype());
+    let len = match operand {
+        Operand::Array(a) => a.len(),
+        Operand::Scalar(_) => 1,
+    };
+    let outcome = |row| {
+        let a = text::i256_to_bigint(operand.value(row)?);
+        Some(exact_unary(op, &a, operand.dtype(), options.rounding()))
+    };
+    let error = |row, _: &Exact| DecimalError::UnaryOverflow {
+        row,
+        result_type: result,
+        op,
+        value: operand.text(row),
+    };
+    reference_rows(len, result, options, outcome, error)
+}
+
+/// The reference's result over `len` rows: `outcome` is a row's exact
+/// outcome (`None` for a null row), `error` the error a failing row
+/// reports under the `Error` policy.
+fn reference_rows(
+    len: usize,
+    result: DecimalType,
+    options: &ArithmeticOptions,
+    outcome: impl Fn(usize) -> Option<Exact>,
+    error: impl Fn(usize, &Exact) -> DecimalError,
+) -> Result<DecimalArray, DecimalError> {
+    let mut values = Vec::with_capacity(len);
+    let mut valid = Vec::with_capacity(len);
+    for row in 0..len {
+        let value = match outcome(row) {
+            None => None,
+            Some(Exact::Value(v)) => Some(text::bigint_to_i256(&v).unwrap_or(i256::ZERO)),
+            Some(failure) => {
+                let policy = match failure {
+                    Exact::DivideByZero => options.on_divide_by_zero(),
+                    _ => options.on_overflow(),
+                };
+                if policy == OverflowPolicy::Error {
+                    return Err(error(row, &failure));
+                }
+                None
             }
-            Exact::Overflow => (
-                options.on_overflow(),
-                DecimalError::Overflow {
-                    row,
-                    result_type: result,
-                    op,
-                    lhs: lhs.text(row),
-                    rhs: rhs.text(row),
-                },
-            ),
-            Exact::DivideByZero => (
-                options.on_divide_by_zero(),
-                DecimalError::DivideByZero { row, lhs: lhs.text(row) },
-            ),
         };
-        match policy {
-            (OverflowPolicy::Error, error) => return Err(error),
-            (OverflowPolicy::Null, _) => {
-                values.push(i256::ZERO);
-                valid.push(false);
-            }
-        }
+        values.push(value.unwrap_or(i256::ZERO));
+        valid.push(value.is_some());
     }
     // A type the profile cannot store is checked by the kernels' caller; the
     // reference stores it as wide as it needs.

@@ -10,10 +10,10 @@
 
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels_native::{
-    self as native, DivSpec, Frame, Input, KernelError, MulSpec, Policies, SumSpec,
+    self as native, DivSpec, Frame, Input, KernelError, MulSpec, Policies, RemSpec, SumSpec,
 };
 
-use crate::array::{DecimalArray, DecimalNative, with_native};
+use crate::array::{DecimalArray, DecimalNative, DecimalValues, with_native};
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp};
 use crate::profile::{result_type, result_width};
@@ -83,7 +83,7 @@ impl<'a> Operand<'a> {
 
     /// The operand as the kernels read it: its stored values as they are,
     /// and for a checked array the promise that they fit its precision.
-    fn input(self) -> Input<'a> {
+    pub(crate) fn input(self) -> Input<'a> {
         match self {
             Self::Array(a) => {
                 let input = Input::array(a.values().column());
@@ -153,8 +153,10 @@ pub fn binary<'a>(
 /// # Errors
 /// As [`binary`]; [`DecimalError::UnsupportedTypes`] when the profile's
 /// storage cannot hold `result` (an Arrow width narrower than its
-/// precision), or for a sum rounded by more than 77 digits whose exact value
-/// would need more than 152 (operand scales more than 76 digits apart).
+/// precision), for a sum rounded by more than 77 digits whose exact value
+/// would need more than 152 (operand scales more than 76 digits apart), or
+/// for a remainder at a scale below `max(s1, s2)` (it is exact there and
+/// above; rescale its result instead).
 pub fn binary_to<'a>(
     op: BinaryOp,
     lhs: impl Into<Operand<'a>>,
@@ -163,10 +165,29 @@ pub fn binary_to<'a>(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
+    remainder_scale(op, (lhs, rhs), result)?;
     let out_width = result_width(result, options).ok_or_else(|| {
         unsupported(op, (lhs, rhs), format!("{result} does not fit the profile's storage"))
     })?;
     compute(op, lhs, rhs, result, out_width, options)
+}
+
+/// Refuses a remainder at a scale below the operands' aligned scale: it is
+/// exact at any scale from that one up, and below it would need rounding,
+/// which a rescale of the exact result gives (no engine rounds a remainder).
+pub(crate) fn remainder_scale(
+    op: BinaryOp,
+    operands: (Operand<'_>, Operand<'_>),
+    result: DecimalType,
+) -> Result<(), DecimalError> {
+    let aligned = operands.0.dtype().scale().max(operands.1.dtype().scale());
+    if op == BinaryOp::Rem && result.scale() < aligned {
+        let scale = result.scale();
+        let reason =
+            format!("a remainder is exact at scale {aligned}; rescale it to scale {scale}");
+        return Err(unsupported(op, operands, reason));
+    }
+    Ok(())
 }
 
 /// `lhs op rhs` at type `result`, results stored as `out_width` (which holds
@@ -181,17 +202,33 @@ pub(crate) fn compute(
 ) -> Result<DecimalArray, DecimalError> {
     let call = Call { op, operands: (lhs, rhs), result, options };
     let len = rows(lhs, rhs)?;
-    let null_scalar = [lhs, rhs].iter().any(|o| matches!(o, Operand::Scalar(s) if s.is_null()));
-    if null_scalar {
+    over_rows(&[lhs, rhs], len, result, out_width, options, |frame| {
+        Ok(with_native!(out_width, T => {
+            let output = call.run::<T>(lhs.input(), rhs.input(), frame)?;
+            (T::into_values(output.values), output.nulls)
+        }))
+    })
+}
+
+/// Runs `kernel` over `len` rows of `operands` for a result of type
+/// `result` stored as `out_width`: the rows' validity is the operands'
+/// combined, and a null scalar makes every row null without running it.
+pub(crate) fn over_rows(
+    operands: &[Operand<'_>],
+    len: usize,
+    result: DecimalType,
+    out_width: StorageWidth,
+    options: &ArithmeticOptions,
+    kernel: impl FnOnce(&Frame<'_>) -> Result<(DecimalValues, Option<NullBuffer>), DecimalError>,
+) -> Result<DecimalArray, DecimalError> {
+    if operands.iter().any(|o| matches!(o, Operand::Scalar(s) if s.is_null())) {
         let values = with_native!(out_width, T => T::into_values(ScalarBuffer::from(vec![T::default(); len])));
         return Ok(DecimalArray::from_parts(result, values, Some(NullBuffer::new_null(len))));
     }
-    let nulls = NullBuffer::union(array_nulls(lhs), array_nulls(rhs));
+    let nulls =
+        operands.iter().fold(None, |acc, &o| NullBuffer::union(acc.as_ref(), array_nulls(o)));
     let frame = Frame::new(len).with_nulls(nulls.as_ref()).with_policies(policies(options));
-    let (values, nulls) = with_native!(out_width, T => {
-        let output = call.run::<T>(lhs.input(), rhs.input(), &frame)?;
-        (T::into_values(output.values), output.nulls)
-    });
+    let (values, nulls) = kernel(&frame)?;
     Ok(DecimalArray::from_parts(result, values, nulls))
 }
 
@@ -287,6 +324,12 @@ impl Call<'_> {
             BinaryOp::Div => {
                 let spec = DivSpec::new(rs - s1 + s2, rounding, precision);
                 native::div(lhs, rhs, &spec, frame)
+            }
+            BinaryOp::Rem => {
+                // `rs` is at least the aligned scale (`remainder_scale`).
+                // Both shifts are at most 152: scales lie within -76..=76.
+                let shift = |s: i32| (rs - s).unsigned_abs();
+                native::rem(lhs, rhs, &RemSpec::new(shift(s1), shift(s2), precision), frame)
             }
         };
         output.map_err(|e| self.error(e))

@@ -4,6 +4,7 @@ use core::fmt;
 
 use crate::options::BinaryOp;
 use crate::types::{DecimalType, StorageWidth};
+use crate::unary::UnaryOp;
 
 /// Everything that can go wrong, each naming what was wrong.
 ///
@@ -70,6 +71,31 @@ pub enum DecimalError {
         lhs: String,
         /// The row's right operand, canonical text.
         rhs: String,
+    },
+    /// The result of an operator of one operand (a rescale, a negation, an
+    /// absolute value) exceeded its precision under the `Error` overflow
+    /// policy; it names the first failing valid row and carries that row's
+    /// operand as canonical text.
+    ///
+    /// ```
+    /// use decimal_kernels::{rescale, ArithmeticOptions, DecimalArray, DecimalError, DecimalType, UnaryOp};
+    /// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("1.00"), Some("123.45")])?;
+    /// let to = DecimalType::try_new(4, 2)?;
+    /// let err = rescale(&a, to, &ArithmeticOptions::default()).unwrap_err();
+    /// let op = UnaryOp::Rescale { to };
+    /// assert_eq!(err, DecimalError::UnaryOverflow { row: 1, result_type: to, op, value: "123.45".into() });
+    /// assert_eq!(err.to_string(), "overflow at row 1: rescale to decimal(4,2) of 123.45 does not fit decimal(4,2)");
+    /// # Ok::<(), DecimalError>(())
+    /// ```
+    UnaryOverflow {
+        /// The first failing row (0 for a scalar).
+        row: usize,
+        /// The result type whose precision was exceeded.
+        result_type: DecimalType,
+        /// The operator.
+        op: UnaryOp,
+        /// The row's operand, canonical text.
+        value: String,
     },
     /// A divisor was zero under the `Error` division-by-zero policy; it names
     /// the first failing valid row and carries that row's dividend as
@@ -247,6 +273,9 @@ impl fmt::Display for DecimalError {
             ),
             Self::Overflow { row, result_type, op, lhs, rhs } => {
                 write!(f, "overflow at row {row}: {lhs} {op} {rhs} does not fit {result_type}")
+            }
+            Self::UnaryOverflow { row, result_type, op, value } => {
+                write!(f, "overflow at row {row}: {op} of {value} does not fit {result_type}")
             }
             Self::DivideByZero { row, lhs } => {
                 write!(f, "division by zero at row {row}: {lhs} / 0")

@@ -5,8 +5,9 @@
 //!   negative scales, stored in any [`StorageWidth`] from `i8` to `i256`.
 //! - Columns: [`DecimalArray`] (Arrow buffers, validity bitmaps, zero-copy
 //!   slices); single values: [`DecimalScalar`].
-//! - Operators: [`add`], [`sub`], [`mul`], [`div`] (or [`binary`]) on any mix of
-//!   arrays and scalars, with [`ArithmeticOptions`]: the profile
+//! - Operators: [`add`], [`sub`], [`mul`], [`div`], [`rem`] (or [`binary`]) on
+//!   any mix of arrays and scalars, and [`rescale`] (a cast), [`neg`], [`abs`]
+//!   (or [`unary`]), with [`ArithmeticOptions`]: the profile
 //!   ([`Semantics::FixedPoint`], [`Semantics::Arrow`], [`Semantics::Spark`]
 //!   with or without precision loss, [`Semantics::Presto`] for Presto and
 //!   Trino), one of five [`RoundingMode`]s, and an [`OverflowPolicy`] for
@@ -43,6 +44,8 @@ extern crate arrow_array_59 as arrow_array;
 #[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
 extern crate arrow_buffer_59 as arrow_buffer;
 #[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
+extern crate arrow_cast_59 as arrow_cast;
+#[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
 extern crate arrow_schema_59 as arrow_schema;
 
 #[cfg(not(any(feature = "arrow_59", feature = "arrow_60")))]
@@ -64,6 +67,7 @@ mod reference;
 mod scalar;
 mod text;
 mod types;
+mod unary;
 
 pub use array::{DecimalArray, DecimalNative, DecimalValues};
 pub use dispatch::{Operand, binary, binary_to};
@@ -72,6 +76,7 @@ pub use options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Sem
 pub use profile::result_type;
 pub use scalar::DecimalScalar;
 pub use types::{DecimalType, MAX_PRECISION, StorageWidth};
+pub use unary::{UnaryOp, unary};
 
 /// `lhs + rhs` row by row; see [`binary`].
 ///
@@ -163,6 +168,91 @@ pub fn div<'a>(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     binary(BinaryOp::Div, lhs, rhs, options)
+}
+
+/// `lhs % rhs` row by row: the exact remainder `A - B * trunc(A / B)`, with
+/// the sign of `lhs`; see [`binary`].
+///
+/// ```
+/// use decimal_kernels::{rem, ArithmeticOptions, DecimalArray, DecimalScalar, DecimalType};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(10, 2)?, &[Some("7.50"), Some("-7.50")])?;
+/// let b = DecimalScalar::parse(DecimalType::try_new(5, 3)?, "2.001")?;
+/// // decimal(10,2) % decimal(5,3) is decimal(5,3) in every profile.
+/// let r = rem(&a, &b, &ArithmeticOptions::default())?;
+/// assert_eq!(r.dtype(), DecimalType::try_new(5, 3)?);
+/// assert_eq!(r.to_strs(), [Some("1.497".into()), Some("-1.497".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`binary`].
+pub fn rem<'a>(
+    lhs: impl Into<Operand<'a>>,
+    rhs: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    binary(BinaryOp::Rem, lhs, rhs, options)
+}
+
+/// `operand` at type `to` row by row (SQL `CAST(x AS DECIMAL(p, s))`):
+/// rounded once with the options' mode when `to` has a smaller scale;
+/// `round`, `floor`, `ceil` and `truncate` to `d` digits are this with
+/// a mode (see `docs/semantics.md#rescale`). See [`unary`].
+///
+/// ```
+/// use decimal_kernels::{rescale, ArithmeticOptions, DecimalArray, DecimalType, RoundingMode};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(15, 4)?, &[Some("2.0050"), Some("-2.0049")])?;
+/// let opts = ArithmeticOptions::default().with_rounding(RoundingMode::HalfUp);
+/// let cast = rescale(&a, DecimalType::try_new(12, 2)?, &opts)?;
+/// assert_eq!(cast.to_strs(), [Some("2.01".into()), Some("-2.00".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`unary`].
+pub fn rescale<'a>(
+    operand: impl Into<Operand<'a>>,
+    to: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    unary(UnaryOp::Rescale { to }, operand, options)
+}
+
+/// `-operand` row by row, at its type; see [`unary`].
+///
+/// ```
+/// use decimal_kernels::{neg, ArithmeticOptions, DecimalArray, DecimalType};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("1.50"), None])?;
+/// assert_eq!(neg(&a, &ArithmeticOptions::default())?.to_strs(), [Some("-1.50".into()), None]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`unary`]: only a stored value beyond its precision (an array built
+/// with `new_unchecked`) can overflow.
+pub fn neg<'a>(
+    operand: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    unary(UnaryOp::Neg, operand, options)
+}
+
+/// `|operand|` row by row, at its type; see [`unary`].
+///
+/// ```
+/// use decimal_kernels::{abs, ArithmeticOptions, DecimalArray, DecimalType};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("-1.50"), Some("2.00")])?;
+/// assert_eq!(abs(&a, &ArithmeticOptions::default())?.to_strs(), [Some("1.50".into()), Some("2.00".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`neg`].
+pub fn abs<'a>(
+    operand: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    unary(UnaryOp::Abs, operand, options)
 }
 
 /// The README's examples, compiled and run as doc tests. Its Arrow example

@@ -17,7 +17,7 @@ use crate::types::StorageWidth;
 /// let b = DecimalArray::from_strs(t, &[Some("2.5")])?;
 /// let opts = ArithmeticOptions::default();
 /// // FixedPoint keeps scale 1 and rounds toward zero: 7.5 * 2.5 = 18.75 -> 18.7.
-/// for (op, want) in BinaryOp::ALL.into_iter().zip(["10.0", "5.0", "18.7", "3.0"]) {
+/// for (op, want) in BinaryOp::ALL.into_iter().zip(["10.0", "5.0", "18.7", "3.0", "0.0"]) {
 ///     assert_eq!(binary(op, &a, &b, &opts)?.to_strs(), [Some(want.to_string())], "7.5 {op} 2.5");
 /// }
 /// # Ok::<(), decimal_kernels::DecimalError>(())
@@ -33,11 +33,13 @@ pub enum BinaryOp {
     Mul,
     /// `/`
     Div,
+    /// `%`: the remainder with the sign of the dividend, exact.
+    Rem,
 }
 
 impl BinaryOp {
     /// Every operator.
-    pub const ALL: [Self; 4] = [Self::Add, Self::Sub, Self::Mul, Self::Div];
+    pub const ALL: [Self; 5] = [Self::Add, Self::Sub, Self::Mul, Self::Div, Self::Rem];
 }
 
 impl fmt::Display for BinaryOp {
@@ -47,6 +49,7 @@ impl fmt::Display for BinaryOp {
             Self::Sub => "-",
             Self::Mul => "*",
             Self::Div => "/",
+            Self::Rem => "%",
         })
     }
 }

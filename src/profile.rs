@@ -30,6 +30,11 @@ pub fn result_type(
     let (p2, s2) = (i32::from(rhs.precision()), i32::from(rhs.scale()));
     let integer_digits = (p1 - s1).max(p2 - s2);
     let (precision, scale) = match options.semantics() {
+        // Every profile: a remainder has the smaller integer part at the
+        // larger scale, and never needs more digits than that.
+        Semantics::FixedPoint if op == BinaryOp::Rem => {
+            remainder_type((p1, s1), (p2, s2), MAX_PRECISION.into())
+        }
         Semantics::FixedPoint => {
             let s = s1.max(s2);
             ((integer_digits + s).min(i32::from(MAX_PRECISION)), s)
@@ -49,6 +54,7 @@ pub fn result_type(
                     let s = s1.max(s2);
                     ((integer_digits + s + 1).min(max), s)
                 }
+                BinaryOp::Rem => remainder_type((p1, s1), (p2, s2), max),
                 BinaryOp::Mul => {
                     let s = s1 + s2;
                     if !(-i32::from(MAX_PRECISION)..=max).contains(&s) {
@@ -87,11 +93,21 @@ pub fn result_type(
                 }
                 BinaryOp::Mul => ((p1 + p2).min(ENGINE_MAX), s1 + s2),
                 BinaryOp::Div => ((p1 + s2 + (s2 - s1).max(0)).min(ENGINE_MAX), s),
+                BinaryOp::Rem => remainder_type((p1, s1), (p2, s2), ENGINE_MAX),
             }
         }
     };
     DecimalType::try_from_ints(precision, scale)
         .map_err(|_| unsupported(format!("decimal({precision},{scale}) is not a valid type")))
+}
+
+/// The type of `lhs % rhs` in every profile, as `(precision, scale)`:
+/// `decimal(min(p1 - s1, p2 - s2) + max(s1, s2), max(s1, s2))`, at most
+/// `max` digits (the rule of arrow-rs, Spark, Presto and Trino). A remainder
+/// is smaller than both operands, so these digits always hold it.
+fn remainder_type((p1, s1): (i32, i32), (p2, s2): (i32, i32), max: i32) -> (i32, i32) {
+    let s = s1.max(s2);
+    (((p1 - s1).min(p2 - s2) + s).min(max), s)
 }
 
 /// The largest precision of Spark, Presto and Trino.
@@ -107,6 +123,8 @@ fn spark_type(op: BinaryOp, (p1, s1): (i32, i32), (p2, s2): (i32, i32), loss: bo
             ((p1 - s1).max(p2 - s2) + s + 1, s)
         }
         BinaryOp::Mul => (p1 + p2 + 1, s1 + s2),
+        // Never beyond 38 digits: bounding leaves it as it is.
+        BinaryOp::Rem => remainder_type((p1, s1), (p2, s2), ENGINE_MAX),
         BinaryOp::Div if !loss => {
             // Without precision loss a quotient splits 38 digits between
             // integer and fraction digits, taking from both when both ask more.

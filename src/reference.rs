@@ -13,6 +13,7 @@ use num_traits::{One, Signed, Zero};
 use crate::options::{BinaryOp, RoundingMode};
 use crate::text::{pow10, precision_limit};
 use crate::types::DecimalType;
+use crate::unary::UnaryOp;
 
 /// What one row comes to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,8 +88,42 @@ pub(crate) fn exact(
             let (n, d) = scaled(a.clone(), rs - s1 + s2);
             (n, d * b)
         }
+        BinaryOp::Rem => {
+            if b.is_zero() {
+                return Exact::DivideByZero;
+            }
+            // Both aligned at the larger scale, where the remainder is an
+            // integer: `A - B * trunc(A / B)`, the sign of `A`.
+            let s = s1.max(s2);
+            let (n1, _) = scaled(a.clone(), s - s1);
+            let (n2, _) = scaled(b.clone(), s - s2);
+            let remainder = &n1 - &n2 * (&n1 / &n2);
+            scaled(remainder, rs - s)
+        }
     };
-    let value = round(&n, &d, mode);
+    within(round(&n, &d, mode), result)
+}
+
+/// The exact outcome of `op a` for the stored integer `a` of `operand`,
+/// rounded with `mode`.
+pub(crate) fn exact_unary(
+    op: UnaryOp,
+    a: &BigInt,
+    operand: DecimalType,
+    mode: RoundingMode,
+) -> Exact {
+    match op {
+        UnaryOp::Rescale { to } => {
+            let (n, d) = scaled(a.clone(), i32::from(to.scale()) - i32::from(operand.scale()));
+            within(round(&n, &d, mode), to)
+        }
+        UnaryOp::Neg => within(-a, operand),
+        UnaryOp::Abs => within(a.abs(), operand),
+    }
+}
+
+/// `value` if it fits the precision of `result`.
+fn within(value: BigInt, result: DecimalType) -> Exact {
     if value.abs() > precision_limit(result.precision()) {
         Exact::Overflow
     } else {

@@ -8,9 +8,10 @@ use crate::array::DecimalNative;
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
 use crate::profile::result_type;
-use crate::reference::{Exact, exact};
+use crate::reference::{Exact, exact, exact_unary};
 use crate::text;
 use crate::types::DecimalType;
+use crate::unary::UnaryOp;
 
 /// A single decimal value of a type, or a null of that type.
 ///
@@ -147,6 +148,42 @@ impl DecimalScalar {
                 options.on_divide_by_zero(),
                 DecimalError::DivideByZero { row: 0, lhs: self.to_string() },
             ),
+        }
+    }
+}
+
+impl DecimalScalar {
+    /// `op self`, computed exactly and rounded once (the reference of
+    /// [`unary`](crate::unary)); the profile does not change the value.
+    ///
+    /// ```
+    /// use decimal_kernels::{ArithmeticOptions, DecimalScalar, DecimalType, RoundingMode, UnaryOp};
+    /// let x = DecimalScalar::parse(DecimalType::try_new(5, 3)?, "-2.345")?;
+    /// let to = DecimalType::try_new(4, 2)?;
+    /// let opts = ArithmeticOptions::default().with_rounding(RoundingMode::HalfEven);
+    /// assert_eq!(x.unary(UnaryOp::Rescale { to }, &opts)?.to_string(), "-2.34");
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`DecimalError::UnaryOverflow`] (row 0) under the `Error` overflow
+    /// policy.
+    pub fn unary(&self, op: UnaryOp, options: &ArithmeticOptions) -> Result<Self, DecimalError> {
+        let result = op.result_type(self.dtype);
+        let Some(a) = self.value else {
+            return Ok(Self::null(result));
+        };
+        match exact_unary(op, &text::i256_to_bigint(a), self.dtype, options.rounding()) {
+            Exact::Value(v) => Ok(Self { dtype: result, value: text::bigint_to_i256(&v) }),
+            _ => match options.on_overflow() {
+                OverflowPolicy::Null => Ok(Self::null(result)),
+                OverflowPolicy::Error => Err(DecimalError::UnaryOverflow {
+                    row: 0,
+                    result_type: result,
+                    op,
+                    value: self.to_string(),
+                }),
+            },
         }
     }
 }

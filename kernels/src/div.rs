@@ -269,16 +269,21 @@ fn quotient(
     let (_, down) = spec.shifts();
     // The scaled divisor's bound, a zero divisor counting as one.
     let divisor_bits = plan.rhs.max(1) + shift_bits(down);
-    // Where the estimate vectorizes it replaces a hardware divide per row, and
-    // for one divisor on every row it also beats the multiply-high by a
-    // prepared divisor, which does not vectorize.
-    if plan.width == WorkWidth::I64
-        && divisor_bits <= estimate::DIVISOR_BITS
-        && crate::arity::wide_vectors()
-    {
+    if estimate_serves(plan.width, divisor_bits) {
         return divide::<i64, EstimatedDivision>(lhs, rhs, spec, frame, sink);
     }
     with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, frame, sink))
+}
+
+/// Whether rows in work type `width` dividing by divisors below
+/// `2^divisor_bits` take [`EstimatedDivision`]: where the estimate vectorizes
+/// it replaces a hardware divide per row, and for one divisor on every row
+/// it also beats the multiply-high by a prepared divisor, which does not
+/// vectorize.
+pub(crate) fn estimate_serves(width: WorkWidth, divisor_bits: u32) -> bool {
+    width == WorkWidth::I64
+        && divisor_bits <= estimate::DIVISOR_BITS
+        && crate::arity::wide_vectors()
 }
 
 /// [`div`] in work type `W`, dividing by `D`.

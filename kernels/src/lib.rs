@@ -3,12 +3,13 @@
 //! This crate is the engine room of `decimal-kernels`, usable on its own by
 //! an engine that keeps decimal columns in its own buffers. It knows nothing
 //! of decimal types or engine profiles: a caller describes each operation by
-//! its shape ([`SumSpec`], [`MulSpec`], [`DivSpec`]: shifts, [`RoundingMode`],
+//! its shape ([`SumSpec`], [`MulSpec`], [`DivSpec`], [`RemSpec`]: shifts, [`RoundingMode`],
 //! result precision), hands over two operands ([`Input`]: a [`Column`] of any
 //! storage width from `i8` to arrow's `i256`, or one value), the rows'
 //! validity and failure [`Policies`] in a [`Frame`], and picks the result's
-//! [`Storage`]; [`add`], [`sub`], [`mul`] and [`div`] return an [`Output`] or a
-//! [`KernelError`]. Results are exact: rounded once, from the exact value,
+//! [`Storage`]; [`add`], [`sub`], [`mul`], [`div`] and [`rem`] (and the unary
+//! [`rescale`] ([`RescaleSpec`]), [`neg`] and [`abs`]) return an [`Output`] or
+//! a [`KernelError`]. Results are exact: rounded once, from the exact value,
 //! and checked against the result precision. The crate's semantics are
 //! stated in `docs/semantics.md` of the repository.
 //!
@@ -25,7 +26,8 @@
 //! # Ok::<(), decimal_kernels_native::KernelError>(())
 //! ```
 //!
-//! Inside: one module per operator (`add`, `sub`, `mul`, `div`) holding its
+//! Inside: one module per operator (`add`, `sub`, `mul`, `div`, `rem`,
+//! `rescale`, and `sign` for negation and absolute value) holding its
 //! per-row arithmetic; the block loops and failure masks (`arity`); reading
 //! and converting columns (`column`); the choice of work type (`plan`);
 //! rounding; powers of ten; division by invariant multiplication (`magic`)
@@ -58,8 +60,11 @@ mod magic;
 mod mul;
 mod plan;
 mod pow10;
+mod rem;
+mod rescale;
 mod rescaled_sum;
 mod rounding;
+mod sign;
 mod storage;
 mod sub;
 #[cfg(test)]
@@ -75,6 +80,9 @@ pub use arity::{Frame, KernelError, Output, OverflowPolicy, Policies};
 pub use column::{Column, Input};
 pub use div::{DivSpec, div};
 pub use mul::{MulSpec, mul};
+pub use rem::{RemSpec, rem};
+pub use rescale::{RescaleSpec, rescale};
 pub use rounding::RoundingMode;
+pub use sign::{abs, neg};
 pub use storage::Storage;
 pub use sub::sub;

@@ -29,6 +29,7 @@ use crate::column::{Input, Sink};
 use crate::magic::{Magic256, widening_mul};
 use crate::plan::{WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
 use crate::pow10::precision_bits;
+use crate::rescale::ScaleConstants;
 use crate::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::storage::Storage;
 use crate::work::Work;
@@ -51,16 +52,6 @@ pub struct MulSpec {
     pub rounding: RoundingMode,
     /// The result precision: results beyond `10^p - 1` overflow.
     pub result_precision: u8,
-}
-
-/// What a product computes once per call.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ProductConstants<W: Work> {
-    /// `10^|shift|`.
-    factor: W,
-    /// The same, prepared for division.
-    divisor: W::Divisor,
-    bound: W,
 }
 
 impl MulSpec {
@@ -100,13 +91,8 @@ impl MulSpec {
         (plan.width, checked, plan.lhs.max(plan.rhs))
     }
 
-    fn constants<W: Work>(&self) -> ProductConstants<W> {
-        let factor = W::pow10(self.shift.unsigned_abs());
-        ProductConstants {
-            factor,
-            divisor: W::prepare_divisor(factor),
-            bound: W::precision_bound(self.result_precision.into()),
-        }
+    fn constants<W: Work>(&self) -> ScaleConstants<W> {
+        ScaleConstants::new(self.shift.unsigned_abs(), self.result_precision)
     }
 }
 
@@ -115,7 +101,7 @@ impl MulSpec {
 pub(crate) struct Product<const CHECKED: bool>;
 
 impl<W: Work, const CHECKED: bool> RowKernel<W> for Product<CHECKED> {
-    type Constants = ProductConstants<W>;
+    type Constants = ScaleConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
@@ -132,7 +118,7 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for Product<CHECKED> {
 pub(crate) struct OverflowingProduct;
 
 impl<W: Work> RowKernel<W> for OverflowingProduct {
-    type Constants = ProductConstants<W>;
+    type Constants = ScaleConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
@@ -146,7 +132,7 @@ impl<W: Work> RowKernel<W> for OverflowingProduct {
 pub(crate) struct ScaledProduct<const CHECKED: bool>;
 
 impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledProduct<CHECKED> {
-    type Constants = ProductConstants<W>;
+    type Constants = ScaleConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
@@ -160,14 +146,11 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledProduct<CHECKED> {
 pub(crate) struct RoundedProduct<R>(core::marker::PhantomData<R>);
 
 impl<W: Work, R: Rounding> RowKernel<W> for RoundedProduct<R> {
-    type Constants = ProductConstants<W>;
+    type Constants = ScaleConstants<W>;
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let product = a.mul(b);
-        let (q, r) = product.div_rem_by(&c.divisor);
-        let r = R::finish(q, r, c.factor, product.is_negative());
-        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+        c.drop_digits::<R>(a.mul(b))
     }
 }
 

@@ -30,6 +30,7 @@ use crate::arity::{Frame, KernelError, OVERFLOW, RowKernel, run};
 use crate::column::{Input, Sink};
 use crate::plan::{WorkWidth, plan, shift_bits, with_work};
 use crate::pow10::pow10_bits;
+use crate::rescale::ScaleConstants;
 use crate::rounding::{Rounding, with_rounding};
 use crate::work::Work;
 
@@ -45,11 +46,8 @@ pub(crate) struct RescaledSumConstants<W: Work> {
     lhs_factor: W,
     /// `±10^kb`: negative for a difference.
     rhs_factor: W,
-    /// `10^|k|`.
-    factor: W,
-    /// The same, prepared for division.
-    divisor: W::Divisor,
-    bound: W,
+    /// `10^|k|` and the bound.
+    scale: ScaleConstants<W>,
 }
 
 impl SumSpec {
@@ -67,13 +65,10 @@ impl SumSpec {
     }
 
     fn rescaled_constants<W: Work, O: SumOperator>(&self) -> RescaledSumConstants<W> {
-        let factor = W::pow10(self.result_shift.unsigned_abs());
         RescaledSumConstants {
             lhs_factor: W::pow10(self.lhs_shift),
             rhs_factor: O::combine(W::ZERO, W::pow10(self.rhs_shift)),
-            factor,
-            divisor: W::prepare_divisor(factor),
-            bound: W::precision_bound(self.result_precision.into()),
+            scale: ScaleConstants::new(self.result_shift.unsigned_abs(), self.result_precision),
         }
     }
 }
@@ -87,10 +82,7 @@ impl<W: Work, R: Rounding> RowKernel<W> for RoundedSum<R> {
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let sum = a.mul(c.lhs_factor).add(b.mul(c.rhs_factor));
-        let (q, r) = sum.div_rem_by(&c.divisor);
-        let r = R::finish(q, r, c.factor, sum.is_negative());
-        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+        c.scale.drop_digits::<R>(a.mul(c.lhs_factor).add(b.mul(c.rhs_factor)))
     }
 }
 
@@ -106,8 +98,8 @@ impl<W: Work> RowKernel<W> for AppendedSum {
 
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
-        let r = a.mul(c.lhs_factor).add(b.mul(c.rhs_factor)).mul(c.factor);
-        (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
+        let r = a.mul(c.lhs_factor).add(b.mul(c.rhs_factor)).mul(c.scale.factor);
+        (r, OVERFLOW * u8::from(r.exceeds(c.scale.bound)))
     }
 }
 

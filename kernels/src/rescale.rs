@@ -1,0 +1,261 @@
+//! Rescaling one decimal to another scale and precision (a cast).
+//!
+//! Formula: a value `a` at scale `s` becomes `a * 10^(s' - s)` at scale `s'`.
+//! With `k = s - s'`: for `k > 0`, `k` digits are dropped by one truncating
+//! division `a = q * 10^k + r`, and the rounding mode rounds `q` from `r`
+//! ([`DroppedDigits`]); for `k < 0`, `-k` digits are appended, `a * 10^-k`
+//! ([`AppendedDigits`]); for `k = 0` the value is kept ([`SameScale`]): the
+//! check after an operator, or a change of precision or storage. Overflow
+//! when `|r| > 10^p' - 1`.
+//!
+//! The division by `10^k` is a multiply-high by a prepared constant (as in a
+//! rescaled product), so no row divides. The call runs in the narrowest work
+//! type holding the operand's values, and for appended digits the result
+//! before its check: a `Decimal256` column of money rescales in `i64`.
+//! A unary operator, it runs on the shared binary loops with a zero in place
+//! of the second operand, which its rows ignore.
+
+use arrow_buffer::NullBuffer;
+
+use crate::arity::{
+    Frame, KernelError, OVERFLOW, Output, RowKernel, output, overflow_flag, run_multiversioned,
+};
+use crate::column::{Input, Sink};
+use crate::plan::{WorkWidth, needs_check, plan, shift_bits, with_work};
+use crate::rounding::{Rounding, RoundingMode, with_rounding};
+use crate::storage::Storage;
+use crate::work::Work;
+
+/// The shape of a rescale, from the source and target types.
+///
+/// ```
+/// use decimal_kernels_native::{RescaleSpec, RoundingMode};
+/// // decimal(15, 4) to decimal(15, 2): two digits dropped, half up.
+/// let spec = RescaleSpec::new(2, RoundingMode::HalfUp, 15);
+/// assert_eq!(spec.shift, 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct RescaleSpec {
+    /// Digits dropped (`> 0`, with rounding) or appended (`< 0`): the source
+    /// scale less the target scale.
+    pub shift: i32,
+    /// How dropped digits round.
+    pub rounding: RoundingMode,
+    /// The target precision: results beyond `10^p - 1` overflow.
+    pub result_precision: u8,
+}
+
+impl RescaleSpec {
+    /// Drops `shift` digits (appends `-shift` when negative), rounding with
+    /// `rounding`, and checks results against `result_precision` digits.
+    #[must_use]
+    pub fn new(shift: i32, rounding: RoundingMode, result_precision: u8) -> Self {
+        Self { shift, rounding, result_precision }
+    }
+
+    /// `L` such that the value, its rescaled value and `10^k` are below `2^L`.
+    fn work_bits(&self, bits: u32) -> u32 {
+        let k = self.shift.unsigned_abs();
+        if self.shift < 0 { bits + shift_bits(k) } else { bits.max(shift_bits(k) + 1) }
+    }
+}
+
+/// What a change of scale computes once per call: `10^|k|`, prepared for
+/// division, and the result bound. Shared by every kernel that drops or
+/// appends digits to an exact intermediate (products, rescaled sums).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ScaleConstants<W: Work> {
+    /// `10^|k|`.
+    pub(crate) factor: W,
+    /// The same, prepared for division.
+    divisor: W::Divisor,
+    /// `10^p - 1`.
+    pub(crate) bound: W,
+}
+
+impl<W: Work> ScaleConstants<W> {
+    /// For `|k|` digits and a result of `precision` digits.
+    pub(crate) fn new(digits: u32, precision: u8) -> Self {
+        let factor = W::pow10(digits);
+        Self {
+            factor,
+            divisor: W::prepare_divisor(factor),
+            bound: W::precision_bound(precision.into()),
+        }
+    }
+
+    /// `round(x / 10^k)` with mode `R`, rounded once from the exact `x`, and
+    /// its overflow flag.
+    #[inline(always)]
+    pub(crate) fn drop_digits<R: Rounding>(&self, x: W) -> (W, u8) {
+        let (q, r) = x.div_rem_by(&self.divisor);
+        let q = R::finish(q, r, self.factor, x.is_negative());
+        (q, OVERFLOW * u8::from(q.exceeds(self.bound)))
+    }
+}
+
+/// `round(a / 10^k)` for `k > 0`, rounding mode `R`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DroppedDigits<R>(core::marker::PhantomData<R>);
+
+impl<W: Work, R: Rounding> RowKernel<W> for DroppedDigits<R> {
+    type Constants = ScaleConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, _: W, c: &Self::Constants) -> (W, u8) {
+        c.drop_digits::<R>(a)
+    }
+}
+
+/// `a * 10^-k` for `k < 0`; `CHECKED`: whether results can exceed the bound.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AppendedDigits<const CHECKED: bool>;
+
+impl<W: Work, const CHECKED: bool> RowKernel<W> for AppendedDigits<CHECKED> {
+    type Constants = ScaleConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, _: W, c: &Self::Constants) -> (W, u8) {
+        let r = a.mul(c.factor);
+        (r, overflow_flag::<W, CHECKED>(r, c.bound))
+    }
+}
+
+/// `a` itself, checked against the bound when `CHECKED`: a change of
+/// precision or storage only.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SameScale<const CHECKED: bool>;
+
+impl<W: Work, const CHECKED: bool> RowKernel<W> for SameScale<CHECKED> {
+    type Constants = ScaleConstants<W>;
+
+    #[inline(always)]
+    fn apply(a: W, _: W, c: &Self::Constants) -> (W, u8) {
+        (a, overflow_flag::<W, CHECKED>(a, c.bound))
+    }
+}
+
+/// Rescales `input` row by row, results stored as `O`.
+///
+/// ```
+/// use decimal_kernels_native::{Frame, Input, Output, RescaleSpec, RoundingMode, rescale};
+/// // 1.2345 and -1.2350 (scale 4) at scale 2, half up: 1.23 and -1.24.
+/// let a = [1_2345i64, -1_2350];
+/// let spec = RescaleSpec::new(2, RoundingMode::HalfUp, 15);
+/// let out: Output<i64> = rescale(Input::array(&a[..]), &spec, &Frame::new(2))?;
+/// assert_eq!(out.values.as_ref(), [123, -124]);
+/// # Ok::<(), decimal_kernels_native::KernelError>(())
+/// ```
+///
+/// # Errors
+/// [`KernelError::Overflow`] for the first valid row beyond the result
+/// precision under the `Error` policy; [`KernelError::LengthMismatch`] and
+/// [`KernelError::StorageTooNarrow`] as for [`add`](crate::add).
+pub fn rescale<O: Storage>(
+    input: Input<'_>,
+    spec: &RescaleSpec,
+    frame: &Frame<'_>,
+) -> Result<Output<O>, KernelError> {
+    output(spec.result_precision, |sink| rescaled(&input, spec, frame, sink))
+}
+
+/// [`rescale`] into any output storage, in the kernel the plan picks.
+fn rescaled(
+    input: &Input<'_>,
+    spec: &RescaleSpec,
+    frame: &Frame<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    // The ignored second operand: no bits, no rows of its own.
+    let zero = Input::scalar(0i8);
+    // As for products: measuring a wide column pays from i128 on.
+    let p =
+        plan(input, &zero, WorkWidth::I128, |bits, _| WorkWidth::for_bits(spec.work_bits(bits)));
+    let checked = needs_check(spec.work_bits(p.lhs), spec.result_precision);
+    let (a, b) = (input, &zero);
+    with_work!(p.width, W => {
+        let c = ScaleConstants::<W>::new(spec.shift.unsigned_abs(), spec.result_precision);
+        match (spec.shift, checked) {
+            (1.., _) => with_rounding!(spec.rounding, R => {
+                run_multiversioned::<W, DroppedDigits<R>>(a, b, c, frame, sink)
+            }),
+            (..0, true) => run_multiversioned::<W, AppendedDigits<true>>(a, b, c, frame, sink),
+            (..0, false) => run_multiversioned::<W, AppendedDigits<false>>(a, b, c, frame, sink),
+            (0, true) => run_multiversioned::<W, SameScale<true>>(a, b, c, frame, sink),
+            (0, false) => run_multiversioned::<W, SameScale<false>>(a, b, c, frame, sink),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arity::{OverflowPolicy, Policies};
+    use arrow_buffer::i256;
+    use rstest::rstest;
+
+    /// One value rescaled under the `Null` policy into `i128`: `None` on
+    /// overflow.
+    #[track_caller]
+    fn one(value: i256, spec: RescaleSpec) -> Option<i128> {
+        let policies = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
+        let frame = Frame::new(1).with_policies(policies);
+        let out: Output<i128> = rescale(Input::array(&[value][..]), &spec, &frame).unwrap();
+        out.nulls.as_ref().is_none_or(|n| n.is_valid(0)).then(|| out.values[0])
+    }
+
+    fn spec(shift: i32, mode: RoundingMode, precision: u8) -> RescaleSpec {
+        RescaleSpec::new(shift, mode, precision)
+    }
+
+    #[rstest]
+    #[case::half_up_tie(1_2350, 2, RoundingMode::HalfUp, Some(124))]
+    #[case::half_up_negative_tie(-1_2350, 2, RoundingMode::HalfUp, Some(-124))]
+    #[case::half_even_tie_down(1_2250, 2, RoundingMode::HalfEven, Some(122))]
+    #[case::floor_negative(-1_2301, 2, RoundingMode::Floor, Some(-124))]
+    #[case::ceiling_negative(-1_2399, 2, RoundingMode::Ceiling, Some(-123))]
+    #[case::truncate(1_2399, 2, RoundingMode::TowardZero, Some(123))]
+    #[case::rounds_into_overflow(99_995, 2, RoundingMode::HalfUp, None)]
+    #[case::appended(-12, -1, RoundingMode::HalfUp, Some(-120))]
+    #[case::appended_into_overflow(100, -1, RoundingMode::HalfUp, None)]
+    #[case::precision_check_only(1000, 0, RoundingMode::HalfUp, None)]
+    #[case::precision_check_passes(-999, 0, RoundingMode::HalfUp, Some(-999))]
+    fn rescales_to_three_digits(
+        #[case] value: i128,
+        #[case] shift: i32,
+        #[case] mode: RoundingMode,
+        #[case] want: Option<i128>,
+    ) {
+        assert_eq!(one(i256::from_i128(value), spec(shift, mode, 3)), want);
+    }
+
+    #[test]
+    fn extremes_rescale_exactly() {
+        let nines = i256::from_string(&"9".repeat(76)).unwrap();
+        // 76 nines less 40 digits, half up: 10^36, within 38 digits.
+        assert_eq!(one(nines, spec(40, RoundingMode::HalfUp, 38)), Some(10i128.pow(36)));
+        assert_eq!(
+            one(nines.wrapping_neg(), spec(40, RoundingMode::Floor, 38)),
+            Some(-10i128.pow(36))
+        );
+        // More digits dropped than the value has: zero or one unit.
+        assert_eq!(one(nines, spec(200, RoundingMode::Ceiling, 38)), Some(1));
+        assert_eq!(one(nines, spec(200, RoundingMode::HalfUp, 38)), Some(0));
+        // The storage's minimum is an overflow, never a wrap.
+        assert_eq!(one(i256::MIN, spec(0, RoundingMode::HalfUp, 38)), None);
+        assert_eq!(one(i256::MIN, spec(-100, RoundingMode::HalfUp, 38)), None);
+    }
+
+    #[test]
+    fn narrow_storage_takes_the_measured_work_type() {
+        // Decimal256 money at scale 4 to Decimal128 at scale 2.
+        let a: Vec<i256> = (-500..500).map(|v| i256::from_i128(v * 1_0005)).collect();
+        let want: Vec<i128> =
+            (-500..500i128).map(|v| (v * 1_0005 + v.signum() * 50) / 100).collect();
+        let out: Output<i128> =
+            rescale(Input::array(&a[..]), &spec(2, RoundingMode::HalfUp, 38), &Frame::new(1000))
+                .unwrap();
+        assert_eq!(out.values.as_ref(), want);
+    }
+}
