@@ -525,6 +525,35 @@ pub fn div(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
     arithmetic(BinaryOp::Div, lhs, rhs)
 }
 
+/// `lhs % rhs` as `arrow_arith::numeric::rem` on decimals: result type
+/// `decimal(min(p1 - s1, p2 - s2) + max(s1, s2), max(s1, s2))`, the exact
+/// remainder with the sign of `lhs`. Where arrow-arith fails to align the
+/// operands at the larger scale (an aligned value beyond the width), this
+/// returns the remainder.
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+/// use arrow_array::{Array, Decimal128Array};
+/// use arrow_schema::{ArrowError, DataType};
+/// use decimal_kernels::arrow;
+/// let a = Decimal128Array::from(vec![750, -750]).with_precision_and_scale(10, 2)?;
+/// let b = Decimal128Array::from(vec![2_001, 2_001]).with_precision_and_scale(5, 3)?;
+/// let r = arrow::rem(&a, &b)?;
+/// assert_eq!(r.data_type(), &DataType::Decimal128(5, 3));
+/// let r = r.as_any().downcast_ref::<Decimal128Array>().expect("Decimal128");
+/// assert_eq!(r.values().to_vec(), [1_497, -1_497]); // 7.50 % 2.001 = 1.497
+/// let zero = Decimal128Array::from(vec![0, 1]).with_precision_and_scale(5, 3)?;
+/// assert!(matches!(arrow::rem(&a, &zero), Err(ArrowError::DivideByZero)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`div`].
+pub fn rem(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
+    arithmetic(BinaryOp::Rem, lhs, rhs)
+}
+
 /// One side of an Arrow call, converted without copying, and its Arrow width.
 struct Side {
     values: SideValues,

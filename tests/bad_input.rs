@@ -43,6 +43,7 @@ fn run<'a>(
         BinaryOp::Sub => decimal_kernels::sub(call.lhs, call.rhs, options),
         BinaryOp::Mul => decimal_kernels::mul(call.lhs, call.rhs, options),
         BinaryOp::Div => decimal_kernels::div(call.lhs, call.rhs, options),
+        BinaryOp::Rem => decimal_kernels::rem(call.lhs, call.rhs, options),
         other => panic!("no named function for {other}: add it here"),
     };
     assert_matches_reference(&call, &by_name);

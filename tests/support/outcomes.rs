@@ -229,6 +229,7 @@ pub fn arrow_kernel(op: BinaryOp) -> ArrowFn {
         BinaryOp::Sub => decimal_kernels::arrow::sub,
         BinaryOp::Mul => decimal_kernels::arrow::mul,
         BinaryOp::Div => decimal_kernels::arrow::div,
+        BinaryOp::Rem => decimal_kernels::arrow::rem,
         other => panic!("no Arrow function for {other}: add it here"),
     }
 }
@@ -240,6 +241,7 @@ pub fn arrow_arith(op: BinaryOp) -> ArrowFn {
         BinaryOp::Sub => arrow_arith::numeric::sub,
         BinaryOp::Mul => arrow_arith::numeric::mul,
         BinaryOp::Div => arrow_arith::numeric::div,
+        BinaryOp::Rem => arrow_arith::numeric::rem,
         other => panic!("no arrow-arith function for {other}: add it here"),
     }
 }
