@@ -13,7 +13,7 @@ include!("support/arrow_crates.rs");
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
-    OverflowPolicy, RoundingMode, Semantics, StorageWidth, binary, result_type,
+    OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, binary, result_type, unary,
 };
 use rstest::rstest;
 
@@ -124,6 +124,7 @@ enum Failure {
     Overflow,
     DivideByZero,
     NoResultType,
+    StorageTooNarrow,
 }
 
 impl Outcome {
@@ -133,6 +134,7 @@ impl Outcome {
             "fails: overflow" => Self::Fails(Failure::Overflow),
             "fails: division by zero" => Self::Fails(Failure::DivideByZero),
             "fails: no result type" => Self::Fails(Failure::NoResultType),
+            "fails: storage too narrow" => Self::Fails(Failure::StorageTooNarrow),
             _ if text.is_empty() || text.starts_with("fails") => {
                 return Err(format!("{text:?} is not a result"));
             }
@@ -165,6 +167,7 @@ fn parse_expression(text: &str) -> Result<(DecimalScalar, BinaryOp, DecimalScala
         "-" => BinaryOp::Sub,
         "*" => BinaryOp::Mul,
         "/" => BinaryOp::Div,
+        "%" => BinaryOp::Rem,
         other => return Err(format!("{other:?} is not an operator")),
     };
     let lhs = parse_value(a, parse_type(a_type, "")?)?;
@@ -314,7 +317,7 @@ fn run_kernels(example: &Example, shape: Shape) -> Result<DecimalArray, DecimalE
         Shape::ArraysAfterNullRow => {
             let (lhs_type, rhs_type) = (lhs.dtype(), rhs.dtype());
             let hidden_rhs = match op {
-                BinaryOp::Div => i256::ZERO,
+                BinaryOp::Div | BinaryOp::Rem => i256::ZERO,
                 BinaryOp::Sub => largest(rhs_type).wrapping_neg(),
                 BinaryOp::Add | BinaryOp::Mul => largest(rhs_type),
                 other => panic!("no hidden divisor for {other}: add it here"),
@@ -449,7 +452,7 @@ fn profile_name(semantics: Semantics) -> &'static str {
 }
 
 fn is_zero_divisor(example: &Example) -> bool {
-    example.op == BinaryOp::Div && example.rhs.value() == Some(i256::ZERO)
+    matches!(example.op, BinaryOp::Div | BinaryOp::Rem) && example.rhs.value() == Some(i256::ZERO)
 }
 
 fn has_values(example: &Example) -> bool {
@@ -519,6 +522,202 @@ fn worked_examples_cover_what_the_page_promises() {
         .map(|(what, _)| what.as_str())
         .collect();
     assert!(missing.is_empty(), "no worked example {}", missing.join("; no worked example "));
+}
+
+const UNARY_HEADER: &str = "| operation | options | result type | result | note |";
+/// Fewer examples of one operand than this means the table was lost.
+const MIN_UNARY_EXAMPLES: usize = 20;
+
+/// One worked example of an operator of one operand.
+struct UnaryExample {
+    line: usize,
+    written: String,
+    op: UnaryOp,
+    operand: DecimalScalar,
+    options: ArithmeticOptions,
+    result_type: DecimalType,
+    result: Outcome,
+}
+
+/// `rescale 1.5 (2,1) to (3,2)`, `neg 1.5 (2,1)` or `abs NULL (2,1)`.
+fn parse_operation(text: &str) -> Result<(UnaryOp, DecimalScalar), String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (op, value, dtype) = match words[..] {
+        ["rescale", value, dtype, "to", to] => {
+            (UnaryOp::Rescale { to: parse_type(to, "")? }, value, dtype)
+        }
+        ["neg", value, dtype] => (UnaryOp::Neg, value, dtype),
+        ["abs", value, dtype] => (UnaryOp::Abs, value, dtype),
+        _ => return Err(format!("{text:?} is not `rescale|neg|abs value (p,s) [to (p,s)]`")),
+    };
+    Ok((op, parse_value(value, parse_type(dtype, "")?)?))
+}
+
+fn parse_unary_examples(doc: &str) -> Result<Vec<UnaryExample>, String> {
+    let parse = |row: &Row| {
+        let [operation, options, result_type, result, _note] = &row.cells[..] else {
+            return Err(format!("{} cells, not 5", row.cells.len()));
+        };
+        let (op, operand) = parse_operation(operation)?;
+        Ok(UnaryExample {
+            line: row.line,
+            written: format!("{operation} [{options}]"),
+            op,
+            operand,
+            options: parse_options(options)?,
+            result_type: parse_type(result_type, "decimal")?,
+            result: Outcome::parse(result)?,
+        })
+    };
+    rows(doc, UNARY_HEADER)?
+        .iter()
+        .map(|row| parse(row).map_err(|e: String| format!("line {}: {e}", row.line)))
+        .collect()
+}
+
+/// A failed unary call as an outcome; `Err` when the error itself is wrong.
+fn unary_failure(
+    error: DecimalError,
+    example: &UnaryExample,
+    row: usize,
+) -> Result<Outcome, String> {
+    match error {
+        DecimalError::UnaryOverflow { row: r, result_type, op, .. }
+            if r == row && result_type == example.result_type && op == example.op =>
+        {
+            Ok(Outcome::Fails(Failure::Overflow))
+        }
+        DecimalError::StorageTooNarrow { dtype, .. } if dtype == example.result_type => {
+            Ok(Outcome::Fails(Failure::StorageTooNarrow))
+        }
+        other => Err(format!("the error {other:?}")),
+    }
+}
+
+/// Every way `example` does not hold, one message each.
+fn unary_mismatches(example: &UnaryExample) -> Vec<String> {
+    let UnaryExample { op, operand, options, result_type, .. } = example;
+    let mut found = Vec::new();
+    let mut differs = |what: &str, got: String, want: &Outcome| {
+        found.push(format!(
+            "docs/semantics.md:{}: {}: {what} gives {got}, the page says {want:?}",
+            example.line, example.written
+        ));
+    };
+    if op.result_type(operand.dtype()) != *result_type {
+        differs(
+            "UnaryOp::result_type",
+            op.result_type(operand.dtype()).to_string(),
+            &example.result,
+        );
+    }
+    // The reference computes values; storage is the kernels' concern.
+    if example.result != Outcome::Fails(Failure::StorageTooNarrow) {
+        let reference = match operand.unary(*op, options) {
+            Ok(scalar) if scalar.dtype() != *result_type => {
+                Err(format!("a scalar of {}", scalar.dtype()))
+            }
+            Ok(scalar) if scalar.is_null() => Ok(Outcome::Null),
+            Ok(scalar) => Ok(Outcome::Value(scalar.to_string())),
+            Err(error) => unary_failure(error, example, 0),
+        };
+        if reference.as_ref() != Ok(&example.result) {
+            differs("the reference", format!("{reference:?}"), &example.result);
+        }
+    }
+    let hidden = largest(operand.dtype());
+    let shapes: [(&str, usize, Result<DecimalArray, DecimalError>); 3] = [
+        ("an array", 0, one_row(operand).and_then(|a| unary(*op, &a, options))),
+        ("a scalar", 0, unary(*op, operand, options)),
+        (
+            "an array after a null row",
+            1,
+            after_null_row(operand, hidden).and_then(|a| unary(*op, &a, options)),
+        ),
+    ];
+    for (shape, row, outcome) in shapes {
+        let got = match outcome {
+            Err(error) => unary_failure(error, example, row),
+            Ok(array) => {
+                let width = result_width(options, *result_type);
+                let texts = array.to_strs();
+                if array.dtype() != *result_type || array.width() != width || texts.len() != row + 1
+                {
+                    Err(format!("{} rows of {} as {}", texts.len(), array.dtype(), array.width()))
+                } else if texts[..row].iter().any(Option::is_some) {
+                    Err(format!("a value under the null row: {texts:?}"))
+                } else {
+                    Ok(texts[row].clone().map_or(Outcome::Null, Outcome::Value))
+                }
+            }
+        };
+        if got.as_ref() != Ok(&example.result) {
+            differs(&format!("the kernels on {shape}"), format!("{got:?}"), &example.result);
+        }
+    }
+    found
+}
+
+#[test]
+fn every_unary_example_holds() {
+    let examples = parse_unary_examples(DOC).unwrap_or_else(|e| panic!("docs/semantics.md: {e}"));
+    assert!(examples.len() >= MIN_UNARY_EXAMPLES, "only {} unary examples", examples.len());
+    let found: Vec<String> = examples.iter().flat_map(unary_mismatches).collect();
+    assert!(found.is_empty(), "{} mismatches:\n{}", found.len(), found.join("\n"));
+    let mut promises: Vec<(String, Box<dyn Fn(&UnaryExample) -> bool>)> = vec![
+        ("neg".into(), Box::new(|e| e.op == UnaryOp::Neg)),
+        ("abs".into(), Box::new(|e| e.op == UnaryOp::Abs)),
+        ("a null operand".into(), Box::new(|e| e.operand.is_null())),
+        ("an overflow".into(), Box::new(|e| e.result == Outcome::Fails(Failure::Overflow))),
+        (
+            "an overflow as a null".into(),
+            Box::new(|e| {
+                e.options.on_overflow() == OverflowPolicy::Null && e.result == Outcome::Null
+            }),
+        ),
+        (
+            "a storage too narrow".into(),
+            Box::new(|e| e.result == Outcome::Fails(Failure::StorageTooNarrow)),
+        ),
+        ("a negative scale".into(), Box::new(|e| e.result_type.scale() < 0)),
+        ("digits appended".into(), Box::new(|e| e.result_type.scale() > e.operand.dtype().scale())),
+    ];
+    for profile in ["FixedPoint", "Arrow", "Spark", "Spark(no precision loss)", "Presto"] {
+        promises.push((
+            format!("rescale under {profile}"),
+            Box::new(move |e| {
+                matches!(e.op, UnaryOp::Rescale { .. })
+                    && profile_name(e.options.semantics()) == profile
+            }),
+        ));
+    }
+    for mode in RoundingMode::ALL {
+        promises.push((
+            format!("rescale rounding {mode:?}"),
+            Box::new(move |e| {
+                e.options.rounding() == mode && e.result_type.scale() < e.operand.dtype().scale()
+            }),
+        ));
+    }
+    let missing: Vec<&str> = promises
+        .iter()
+        .filter(|(_, holds)| !examples.iter().any(holds))
+        .map(|(what, _)| what.as_str())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no unary example with {}",
+        missing.join("; no unary example with ")
+    );
+}
+
+#[rstest]
+#[case::unknown_operator("| `sqrt 1 (3,0)` | `FixedPoint` | decimal(3,0) | 1 | |")]
+#[case::rescale_without_target("| `rescale 1 (3,0)` | `FixedPoint` | decimal(3,0) | 1 | |")]
+#[case::no_result_type("| `neg 1 (3,0)` | `FixedPoint` | none | fails: no result type | |")]
+fn malformed_unary_examples_are_rejected(#[case] row: &str) {
+    let doc = format!("{UNARY_HEADER}\n|---|---|---|---|---|\n{row}\n");
+    assert!(parse_unary_examples(&doc).is_err(), "{row}");
 }
 
 fn t(p: u8, s: i8) -> DecimalType {
@@ -621,7 +820,7 @@ fn a_well_formed_example_parses() {
 #[rstest]
 #[case::missing_cell("| `1 (3,0) + 1 (3,0)` | `FixedPoint` | decimal(3,0) | 2 |")]
 #[case::extra_cell("| `1 (3,0) + 1 (3,0)` | `FixedPoint` | decimal(3,0) | 2 | | |")]
-#[case::unknown_operator("| `1 (3,0) % 1 (3,0)` | `FixedPoint` | decimal(3,0) | 1 | |")]
+#[case::unknown_operator("| `1 (3,0) ^ 1 (3,0)` | `FixedPoint` | decimal(3,0) | 1 | |")]
 #[case::missing_operand("| `1 (3,0) +` | `FixedPoint` | decimal(3,0) | 1 | |")]
 #[case::bad_type("| `1 (3;0) + 1 (3,0)` | `FixedPoint` | decimal(3,0) | 2 | |")]
 #[case::invalid_type("| `1 (0,0) + 1 (3,0)` | `FixedPoint` | decimal(3,0) | 2 | |")]
