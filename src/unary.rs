@@ -105,6 +105,13 @@ pub(crate) fn unary_stored(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let result = op.result_type(operand.dtype());
+    if let (UnaryOp::Rescale { to }, Operand::Array(a)) = (op, operand)
+        && widens(a, to)
+        && a.width() == out_width
+    {
+        // Only the type changes: the buffers are shared, nothing is computed.
+        return Ok(DecimalArray::from_parts(to, a.values().clone(), a.nulls().cloned()));
+    }
     let len = match operand {
         Operand::Array(a) => a.len(),
         Operand::Scalar(_) => 1,
@@ -115,6 +122,13 @@ pub(crate) fn unary_stored(
             (T::into_values(output.values), output.nulls)
         }))
     })
+}
+
+/// Whether every value of `a` is a value of `to` as it is stored: the same
+/// scale, at least the precision, and values known to fit their own.
+fn widens(a: &DecimalArray, to: DecimalType) -> bool {
+    let from = a.dtype();
+    a.is_checked() && from.scale() == to.scale() && from.precision() <= to.precision()
 }
 
 /// The kernel call with results stored as `T`.
@@ -146,4 +160,45 @@ fn run<T: DecimalNative>(
         // precision, which the callers never choose.
         _ => DecimalError::StorageTooNarrow { dtype: result, width: T::WIDTH },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::array::DecimalValues;
+    use arrow_buffer::ScalarBuffer;
+
+    fn t(p: u8, s: i8) -> DecimalType {
+        DecimalType::try_new(p, s).unwrap()
+    }
+
+    fn i128_buffer(a: &DecimalArray) -> &ScalarBuffer<i128> {
+        match a.values() {
+            DecimalValues::I128(b) => b,
+            other => panic!("stored as {:?}", other.width()),
+        }
+    }
+
+    #[test]
+    fn widening_a_checked_array_shares_its_buffers() {
+        let a = DecimalArray::try_new(t(20, 2), ScalarBuffer::from(vec![1i128, -5, 7]), None)
+            .unwrap()
+            .slice(1, 2)
+            .unwrap();
+        let wider = unary(UnaryOp::Rescale { to: t(30, 2) }, &a, &ArithmeticOptions::default());
+        let wider = wider.unwrap();
+        assert_eq!(wider.dtype(), t(30, 2));
+        assert_eq!(i128_buffer(&wider).as_ptr(), i128_buffer(&a).as_ptr());
+        assert_eq!(wider.to_strs(), [Some("-0.05".into()), Some("0.07".into())]);
+    }
+
+    #[test]
+    fn unchecked_arrays_are_checked_when_widened() {
+        let beyond = 10i128.pow(31);
+        // 32 digits stored under decimal(20,2): beyond even the target's 30.
+        let a =
+            DecimalArray::new_unchecked(t(20, 2), ScalarBuffer::from(vec![beyond]), None).unwrap();
+        let err = unary(UnaryOp::Rescale { to: t(30, 2) }, &a, &ArithmeticOptions::default());
+        assert!(matches!(err, Err(DecimalError::UnaryOverflow { row: 0, .. })), "{err:?}");
+    }
 }
