@@ -460,7 +460,7 @@ fn has_values(example: &Example) -> bool {
 }
 
 /// A case the page promises to cover, and how to recognize an example of it.
-type Promise = (String, Box<dyn Fn(&Example) -> bool>);
+type Promise<E = Example> = (String, Box<dyn Fn(&E) -> bool>);
 
 #[test]
 fn worked_examples_cover_what_the_page_promises() {
@@ -664,7 +664,7 @@ fn every_unary_example_holds() {
     assert!(examples.len() >= MIN_UNARY_EXAMPLES, "only {} unary examples", examples.len());
     let found: Vec<String> = examples.iter().flat_map(unary_mismatches).collect();
     assert!(found.is_empty(), "{} mismatches:\n{}", found.len(), found.join("\n"));
-    let mut promises: Vec<(String, Box<dyn Fn(&UnaryExample) -> bool>)> = vec![
+    let mut promises: Vec<Promise<UnaryExample>> = vec![
         ("neg".into(), Box::new(|e| e.op == UnaryOp::Neg)),
         ("abs".into(), Box::new(|e| e.op == UnaryOp::Abs)),
         ("a null operand".into(), Box::new(|e| e.operand.is_null())),
