@@ -86,9 +86,11 @@ fn signed<const ABSOLUTE: bool>(
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
     // A declared precision is trusted whatever its width: the loop is a
-    // negation, cheaper than a measuring pass.
+    // negation, cheaper than a measuring pass. Magnitudes below `2^bits`
+    // negate within the same bits; a storage minimum measures one bit more
+    // than its width holds and so runs wider.
     let zero = Input::scalar(0i8);
-    let p = plan(input, &zero, WorkWidth::Wide, |bits, _| WorkWidth::for_bits(bits + 1));
+    let p = plan(input, &zero, WorkWidth::Wide, |bits, _| WorkWidth::for_bits(bits));
     let checked = needs_check(p.lhs, precision);
     with_work!(p.width, W => {
         let bound = W::precision_bound(precision.into());
