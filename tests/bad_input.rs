@@ -16,10 +16,13 @@ mod support;
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalNative, DecimalScalar,
-    DecimalType, Operand, OverflowPolicy, StorageWidth, result_type,
+    DecimalType, Operand, OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, binary_to,
+    conformance, result_type,
 };
 use rstest::rstest;
-use support::outcomes::{Call, Outcome, assert_error, assert_matches_reference};
+use support::outcomes::{
+    Call, Outcome, UnaryCall, assert_error, assert_matches_reference, assert_same_outcome,
+};
 use support::types::{column_from_strs, dec, scalar};
 
 /// Validity from `true` (valid) / `false` (null) per row.
@@ -47,6 +50,25 @@ fn run<'a>(
         other => panic!("no named function for {other}: add it here"),
     };
     assert_matches_reference(&call, &by_name);
+    by_name
+}
+
+/// `op operand` by the operator's own function (`rescale`, `neg`, `abs`),
+/// held to the exact reference as [`run`] holds the operators of two.
+#[track_caller]
+fn run_unary<'a>(
+    op: UnaryOp,
+    operand: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+) -> Outcome {
+    let call = UnaryCall::new(op, operand, options);
+    let by_name = match op {
+        UnaryOp::Rescale { to } => decimal_kernels::rescale(call.operand, to, options),
+        UnaryOp::Neg => decimal_kernels::neg(call.operand, options),
+        UnaryOp::Abs => decimal_kernels::abs(call.operand, options),
+        other => panic!("no named function for {other}: add it here"),
+    };
+    assert_same_outcome(&call, ("kernel", &by_name), ("reference", &call.reference()));
     by_name
 }
 
@@ -316,6 +338,7 @@ fn from_strs_parse_error_names_the_row() {
 #[case::rhs_longer(BinaryOp::Sub, 2, 3)]
 #[case::empty_and_one_row(BinaryOp::Mul, 0, 1)]
 #[case::one_row_and_empty(BinaryOp::Div, 1, 0)]
+#[case::rem(BinaryOp::Rem, 2, 4)]
 fn operands_of_different_lengths(#[case] op: BinaryOp, #[case] lhs: usize, #[case] rhs: usize) {
     let dtype = dec(5, 2);
     let a = column_from_strs(dtype, &vec![Some("1.00"); lhs]);
@@ -638,6 +661,238 @@ fn first_failing_row_of_either_kind() {
     );
 }
 
+/// A zero divisor of a remainder follows the division-by-zero policy: under
+/// `Error` the first valid row with one is named (with the message of a
+/// division), a zero under a null row is no error, and under `Null` those
+/// rows become null.
+#[rstest]
+#[case::first_row("750 200", "0 0", Some(0), "null null")]
+#[case::later_row("750 -750 300", "200 200 0", Some(2), "1.50 -1.50 null")]
+#[case::skips_null_divisor("750 200 300", "200 null 0", Some(2), "1.50 null null")]
+#[case::zero_only_under_nulls("null 400", "null 300", None, "null 1.00")]
+fn remainder_by_zero(
+    #[case] lhs: &str,
+    #[case] rhs: &str,
+    #[case] row: Option<usize>,
+    #[case] nulled: &str,
+) {
+    let dtype = dec(5, 2);
+    let (a, b) = (zeros_under_nulls(dtype, lhs), zeros_under_nulls(dtype, rhs));
+    let error = ArithmeticOptions::fixed_point();
+    let want: Vec<Option<String>> = rows(nulled).into_iter().map(|t| t.map(String::from)).collect();
+    match row {
+        Some(row) => {
+            let lhs = a.scalar(row).unwrap().to_string();
+            assert_error(
+                run(BinaryOp::Rem, &a, &b, &error),
+                &DecimalError::DivideByZero { row, lhs: lhs.clone() },
+                &format!("division by zero at row {row}: {lhs} / 0"),
+            );
+        }
+        None => assert_eq!(run(BinaryOp::Rem, &a, &b, &error).unwrap().to_strs(), want),
+    }
+    // The overflow policy does not govern a zero divisor.
+    let only_overflow_null = error.with_on_overflow(OverflowPolicy::Null);
+    assert_eq!(run(BinaryOp::Rem, &a, &b, &only_overflow_null), run(BinaryOp::Rem, &a, &b, &error));
+    let null = error.with_on_divide_by_zero(OverflowPolicy::Null);
+    assert_eq!(run(BinaryOp::Rem, &a, &b, &null).unwrap().to_strs(), want);
+}
+
+/// A zero scalar divisor of a remainder fails at the first valid row; two
+/// scalars at row 0.
+#[test]
+fn remainder_by_zero_scalar() {
+    let dtype = dec(5, 2);
+    let zero = scalar(dtype, "0.00");
+    let a = column_from_strs(dtype, &[None, Some("7.50"), Some("1.00")]);
+    let options = ArithmeticOptions::fixed_point();
+    let by_zero = |row| DecimalError::DivideByZero { row, lhs: "7.50".into() };
+    assert_error(
+        run(BinaryOp::Rem, &a, &zero, &options),
+        &by_zero(1),
+        "division by zero at row 1: 7.50 / 0",
+    );
+    let x = scalar(dtype, "7.50");
+    assert_error(
+        x.binary(BinaryOp::Rem, &zero, &options),
+        &by_zero(0),
+        "division by zero at row 0: 7.50 / 0",
+    );
+    assert_error(
+        run(BinaryOp::Rem, &x, &zero, &options),
+        &by_zero(0),
+        "division by zero at row 0: 7.50 / 0",
+    );
+    let null = options.with_on_divide_by_zero(OverflowPolicy::Null);
+    assert_eq!(run(BinaryOp::Rem, &a, &zero, &null).unwrap().null_count(), 3);
+    assert!(x.binary(BinaryOp::Rem, &zero, &null).unwrap().is_null());
+}
+
+/// A null scalar on either side of a remainder makes every row null: no row
+/// divides, so a zero divisor is no error.
+#[test]
+fn remainder_of_a_null_scalar() {
+    let dtype = dec(5, 2);
+    let zeros = column_from_strs(dtype, &[Some("0"), Some("0"), None]);
+    let null = DecimalScalar::null(dtype);
+    let options = ArithmeticOptions::fixed_point();
+    for got in
+        [run(BinaryOp::Rem, &null, &zeros, &options), run(BinaryOp::Rem, &zeros, &null, &options)]
+    {
+        assert_eq!(stored(&got.unwrap()), [None, None, None]);
+    }
+    let got = run(BinaryOp::Rem, &null, &scalar(dtype, "0"), &options).unwrap();
+    assert_eq!(stored(&got), [None]);
+    assert!(null.binary(BinaryOp::Rem, &scalar(dtype, "0"), &options).unwrap().is_null());
+}
+
+/// `binary_to` a remainder at a scale below the operands' larger one: it
+/// would have to round, which a rescale of the exact remainder does; refused
+/// before any row, by the reference too.
+#[test]
+fn remainder_below_the_aligned_scale() {
+    let (lhs, rhs) = (dec(10, 2), dec(5, 3));
+    let a = column_from_strs(lhs, &[Some("7.50"), None]);
+    let b = column_from_strs(rhs, &[Some("2.001"), Some("0")]);
+    let reason = "a remainder is exact at scale 3; rescale it to scale 2";
+    let want =
+        DecimalError::UnsupportedTypes { op: BinaryOp::Rem, lhs, rhs, reason: reason.into() };
+    let message = format!("no result type for decimal(10,2) % decimal(5,3): {reason}");
+    let options = ArithmeticOptions::fixed_point();
+    let to = dec(12, 2);
+    assert_error(binary_to(BinaryOp::Rem, &a, &b, to, &options), &want, &message);
+    assert_error(conformance::reference_to(BinaryOp::Rem, &a, &b, to, &options), &want, &message);
+    // At the aligned scale and above it is exact.
+    let at = binary_to(BinaryOp::Rem, &a, &b, dec(12, 5), &options).unwrap();
+    assert_eq!(at.to_strs(), [Some("1.49700".into()), None]);
+}
+
+/// A rescale to a type whose precision a value exceeds (after rounding):
+/// under `Error` the first valid such row is named with its value and the
+/// target type; under `Null` exactly those rows become null.
+#[rstest]
+#[case::fewer_digits(
+    dec(5, 2),
+    "1.00 null 123.45 -999.99",
+    dec(4, 2),
+    RoundingMode::TowardZero,
+    2,
+    "1.00 null null null"
+)]
+#[case::rounds_up_into_overflow(
+    dec(5, 3),
+    "99.994 99.995",
+    dec(4, 2),
+    RoundingMode::HalfUp,
+    1,
+    "99.99 null"
+)]
+#[case::appended_digits(
+    dec(4, 2),
+    "-0.01 -10.00",
+    dec(4, 3),
+    RoundingMode::TowardZero,
+    1,
+    "-0.010 null"
+)]
+#[case::negative_scale(dec(6, 0), "-149 -99951", dec(2, -3), RoundingMode::HalfEven, 1, "0 null")]
+fn rescale_overflow(
+    #[case] dtype: DecimalType,
+    #[case] values: &str,
+    #[case] to: DecimalType,
+    #[case] mode: RoundingMode,
+    #[case] row: usize,
+    #[case] nulled: &str,
+) {
+    let a = column_from_strs(dtype, &rows(values));
+    let value = rows(values)[row].expect("a valid row").to_string();
+    let op = UnaryOp::Rescale { to };
+    let options = ArithmeticOptions::fixed_point().with_rounding(mode);
+    assert_error(
+        run_unary(op, &a, &options),
+        &DecimalError::UnaryOverflow { row, result_type: to, op, value: value.clone() },
+        &format!("overflow at row {row}: rescale to {to} of {value} does not fit {to}"),
+    );
+    let null = options.with_on_overflow(OverflowPolicy::Null);
+    let got = run_unary(op, &a, &null).unwrap();
+    assert_eq!(got.dtype(), to);
+    let want: Vec<Option<String>> = rows(nulled).into_iter().map(|t| t.map(String::from)).collect();
+    assert_eq!(got.to_strs(), want);
+    // The same value as a scalar fails at row 0.
+    let x = a.scalar(row).unwrap();
+    let at_zero = DecimalError::UnaryOverflow { row: 0, result_type: to, op, value: value.clone() };
+    assert_eq!(x.unary(op, &options), Err(at_zero.clone()));
+    assert_eq!(run_unary(op, &x, &options), Err(at_zero));
+}
+
+/// The Arrow profile stores results at its width: a result type that width
+/// cannot hold is refused before any row is looked at (for columns, empty
+/// ones and null scalars alike).
+#[rstest]
+#[case::rescale_beyond_decimal32(
+    StorageWidth::I32,
+    dec(5, 2),
+    UnaryOp::Rescale { to: dec(10, 2) }
+)]
+#[case::rescale_beyond_decimal128(
+    StorageWidth::I128,
+    dec(38, 0),
+    UnaryOp::Rescale { to: dec(39, 1) }
+)]
+#[case::neg_beyond_decimal64(StorageWidth::I64, dec(19, 0), UnaryOp::Neg)]
+#[case::abs_beyond_decimal128(StorageWidth::I128, dec(40, 2), UnaryOp::Abs)]
+fn unary_result_beyond_the_arrow_width(
+    #[case] width: StorageWidth,
+    #[case] dtype: DecimalType,
+    #[case] op: UnaryOp,
+) {
+    let options = ArithmeticOptions::arrow(width);
+    let result = op.result_type(dtype);
+    let want = DecimalError::StorageTooNarrow { dtype: result, width };
+    let message = format!("{width} storage is too narrow for {result}");
+    let a = column_from_strs(dtype, &[Some("1"), None]);
+    assert_error(run_unary(op, &a, &options), &want, &message);
+    assert_error(run_unary(op, &a.slice(0, 0).unwrap(), &options), &want, &message);
+    assert_error(run_unary(op, &DecimalScalar::null(dtype), &options), &want, &message);
+}
+
+/// A stored minimum of each width (`i8::MIN` up to `i128::MIN` and
+/// `i256::MIN`) in an unchecked column of that width's largest precision:
+/// its negation and absolute value are beyond the precision, an overflow
+/// naming it (never a wrapped value); under `Null` that row alone is null.
+#[rstest]
+#[case::i8(dec(2, 0), StorageWidth::I8)]
+#[case::i16(dec(4, 1), StorageWidth::I16)]
+#[case::i32(dec(9, 0), StorageWidth::I32)]
+#[case::i64(dec(18, -3), StorageWidth::I64)]
+#[case::i128(dec(38, 0), StorageWidth::I128)]
+#[case::i256(dec(76, 0), StorageWidth::I256)]
+fn negation_of_unchecked_storage_minimum(
+    #[case] dtype: DecimalType,
+    #[case] width: StorageWidth,
+    #[values(UnaryOp::Neg, UnaryOp::Abs)] op: UnaryOp,
+) {
+    let (min, _) = support::values::native_range(width);
+    let values = [i256::from_i128(-7), min, i256::from_i128(5)];
+    let a = support::types::unchecked_column(dtype, &values, &[true; 3], width);
+    let value = a.scalar(1).unwrap().to_string();
+    let options = ArithmeticOptions::fixed_point();
+    assert_error(
+        run_unary(op, &a, &options),
+        &DecimalError::UnaryOverflow { row: 1, result_type: dtype, op, value: value.clone() },
+        &format!("overflow at row 1: {op} of {value} does not fit {dtype}"),
+    );
+    let null = options.with_on_overflow(OverflowPolicy::Null);
+    let got = run_unary(op, &a, &null).unwrap();
+    let five = if op == UnaryOp::Neg { -5 } else { 5 };
+    assert_eq!(stored(&got), [Some(i256::from_i128(7)), None, Some(i256::from_i128(five))]);
+    // As a scalar too.
+    let x = a.scalar(1).unwrap();
+    let at_zero = DecimalError::UnaryOverflow { row: 0, result_type: dtype, op, value };
+    assert_eq!(run_unary(op, &x, &options), Err(at_zero));
+    assert_eq!(stored(&run_unary(op, &x, &null).unwrap()), [None]);
+}
+
 // ---------------------------------------------------------------------------
 // Nothing panics: extreme stored values
 
@@ -733,6 +988,59 @@ fn extreme_stored_values_never_panic(#[case] options: ArithmeticOptions) {
     }
 }
 
+/// The operators of one operand over the same extreme stored values and
+/// types (each type rescaled to every other, negated and made absolute):
+/// every call agrees with the exact reference, row by row or in its error
+/// (never a panic, never a wrapped value), as a column and as scalars.
+#[rstest]
+#[case::fixed_point_error(ArithmeticOptions::fixed_point())]
+#[case::fixed_point_null(ArithmeticOptions::fixed_point().with_on_overflow(OverflowPolicy::Null))]
+#[case::half_even_null(
+    ArithmeticOptions::fixed_point()
+        .with_rounding(RoundingMode::HalfEven)
+        .with_on_overflow(OverflowPolicy::Null)
+)]
+#[case::floor(ArithmeticOptions::fixed_point().with_rounding(RoundingMode::Floor))]
+#[case::arrow_decimal256(ArithmeticOptions::arrow(StorageWidth::I256))]
+#[case::arrow_decimal32_null(
+    ArithmeticOptions::arrow(StorageWidth::I32).with_on_overflow(OverflowPolicy::Null)
+)]
+#[case::spark(ArithmeticOptions::spark())]
+fn unary_extreme_stored_values_never_panic(#[case] options: ArithmeticOptions) {
+    let values = [
+        i256::MIN,
+        i256::MAX,
+        i256::ZERO,
+        i256::ONE,
+        i256::MINUS_ONE,
+        i256::from_i128(i128::MIN),
+        i256::from_i128(i128::MAX),
+        i256::from_i128(-10),
+    ];
+    let types = [
+        dec(1, -76),
+        dec(1, 0),
+        dec(2, 2),
+        dec(9, -9),
+        dec(38, 38),
+        dec(76, 0),
+        dec(76, 76),
+        dec(76, -76),
+    ];
+    for dtype in types {
+        let a = DecimalArray::new_unchecked(dtype, ScalarBuffer::from(values.to_vec()), None);
+        let a = a.unwrap();
+        let ops =
+            types.map(|to| UnaryOp::Rescale { to }).into_iter().chain([UnaryOp::Neg, UnaryOp::Abs]);
+        for op in ops {
+            run_unary(op, &a, &options).ok();
+            for row in 0..a.len() {
+                run_unary(op, &a.scalar(row).unwrap(), &options).ok();
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Not errors: empty and all-null input
 
@@ -759,6 +1067,24 @@ fn empty_columns_give_empty_results(#[case] options: ArithmeticOptions) {
             assert_eq!(got.dtype(), want);
         }
     }
+    for op in unary_ops() {
+        let got = run_unary(op, &empty, &options).unwrap();
+        assert!(got.is_empty());
+        assert_eq!(got.dtype(), op.result_type(dtype));
+        // A null scalar is one null row.
+        assert_eq!(stored(&run_unary(op, &null, &options).unwrap()), [None]);
+    }
+}
+
+/// `neg`, `abs`, and rescales that would overflow, round and append digits.
+fn unary_ops() -> [UnaryOp; 5] {
+    [
+        UnaryOp::Neg,
+        UnaryOp::Abs,
+        UnaryOp::Rescale { to: dec(3, 2) },
+        UnaryOp::Rescale { to: dec(9, -2) },
+        UnaryOp::Rescale { to: dec(18, 6) },
+    ]
 }
 
 #[rstest]
@@ -786,6 +1112,16 @@ fn all_null_columns_give_all_null_results(#[case] options: ArithmeticOptions) {
         let full = column_from_strs(dtype, &[Some("999.99"), Some("0")]);
         let got = run(op, &full, &DecimalScalar::null(dtype), &options).unwrap();
         assert_eq!(stored(&got), [None, None]);
+    }
+    // Unchecked values beyond the precision under the nulls: no overflow.
+    let nulls = Some(validity(&[false, false]));
+    let hidden =
+        DecimalArray::new_unchecked(dtype, ScalarBuffer::from(vec![i32::MIN, i32::MAX]), nulls);
+    for op in unary_ops() {
+        for column in [&huge, &zeros, hidden.as_ref().unwrap()] {
+            let got = run_unary(op, column, &options).unwrap();
+            assert_eq!(got.null_count(), column.len());
+        }
     }
 }
 

@@ -1,10 +1,21 @@
-//! The element-wise conformance matrix: every operator × profile (FixedPoint,
-//! Arrow at i32/i64/i128/i256) × rounding mode × overflow and division-by-zero
-//! policy × operand storage width, over edge values (zero, one unit, the
-//! maximum magnitude, the value 1, rounding ties, values near the overflow
-//! line) and pseudo-random values, with null rows hiding real values. Each call
-//! shape (array ⊕ array, an odd-offset slice, array ⊕ scalar, scalar ⊕ array,
-//! empty arrays, scalar ⊕ scalar) is held to `conformance::compare`.
+//! The element-wise conformance matrix: every operator (`+ - * / %`) ×
+//! profile (FixedPoint, Arrow at i32/i64/i128/i256, Spark with and without
+//! precision loss, Presto) × rounding mode × overflow and division-by-zero
+//! policy × operand storage width (mixed where the types differ), over edge
+//! values (zero, one unit, the maximum magnitude, the value 1, rounding ties,
+//! values near the overflow line) and pseudo-random values, with null rows
+//! hiding real values. Each call shape (array ⊕ array, an odd-offset slice,
+//! array ⊕ scalar, scalar ⊕ array, empty arrays, scalar ⊕ scalar) is held to
+//! `conformance::compare`.
+//!
+//! The operators of one operand (`rescale`, `neg`, `abs`) run through the
+//! same profiles, modes, policies and widths, held to
+//! `conformance::reference_unary`: rescale targets wider and narrower, at a
+//! higher and a lower scale, at a negative scale, of the same scale with
+//! fewer digits (the overflow check after an operator) and dropping more
+//! digits than a value has; and `neg`, `abs` and `rescale` of unchecked
+//! columns holding values beyond their precision up to each storage's
+//! minimum, which overflow and never wrap.
 //!
 //! A second set of named cases checks specific outcomes directly: exact error
 //! rows, which rows the `Null` policies null, rounding of ties, and results
@@ -18,12 +29,15 @@ mod support;
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
-    OverflowPolicy, RoundingMode, StorageWidth, binary, conformance, result_type,
+    OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, binary, conformance, result_type,
 };
 use rstest::rstest;
-use support::outcomes::{Call, assert_matches_reference, assert_same_outcome};
-use support::types::{checked_column, column_from_strs, dec};
-use support::values::{Kind, Rng};
+use support::outcomes::{
+    Call, Described, UnaryCall, assert_matches_reference, assert_same_outcome,
+    assert_unary_conforms,
+};
+use support::types::{checked_column, column_from_strs, dec, max_stored, pow10, unchecked_column};
+use support::values::{Kind, Rng, native_range};
 
 const POLICIES: [OverflowPolicy; 2] = [OverflowPolicy::Error, OverflowPolicy::Null];
 
@@ -294,10 +308,14 @@ fn option_combinations(profile: ArithmeticOptions) -> Vec<ArithmeticOptions> {
 #[case::p19_with_p4(dec(19, 2), dec(4, 2))]
 #[case::all_fraction_with_integer(dec(38, 38), dec(76, 0))]
 #[case::one_digit_with_p76_s76(dec(1, 0), dec(76, 76))]
+#[case::scales_152_apart(dec(3, -76), dec(76, 76))]
+#[case::scales_152_apart_reversed(dec(76, 76), dec(3, -76))]
+#[case::p76_negative_scale_with_p40(dec(76, -30), dec(40, 36))]
 fn matches_reference(
     #[case] lhs_type: DecimalType,
     #[case] rhs_type: DecimalType,
-    #[values(BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div)] op: BinaryOp,
+    #[values(BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Rem)]
+    op: BinaryOp,
     #[values(
         ArithmeticOptions::fixed_point(),
         ArithmeticOptions::arrow(StorageWidth::I32),
@@ -340,6 +358,246 @@ fn matches_reference(
     assert!(failures.is_empty(), "{} calls differ:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// Every rounding mode and overflow policy on top of `profile` (an operator
+/// of one operand never divides: its division-by-zero policy stays).
+fn unary_option_combinations(profile: ArithmeticOptions) -> Vec<ArithmeticOptions> {
+    let mut all = Vec::new();
+    for rounding in RoundingMode::ALL {
+        for on_overflow in POLICIES {
+            all.push(profile.with_rounding(rounding).with_on_overflow(on_overflow));
+        }
+    }
+    all
+}
+
+/// `decimal(p, s)` if it is a valid type.
+fn try_dec(p: i16, s: i16) -> Option<DecimalType> {
+    DecimalType::try_new(u8::try_from(p).ok()?, i8::try_from(s).ok()?).ok()
+}
+
+/// The rescale targets of `dtype` that are valid types: the same type;
+/// wider and narrower at the same scale; the same scale with one digit
+/// fewer (the overflow check after an operator); a higher scale with the
+/// same or fewer integer digits; a lower scale with the same or fewer
+/// integer digits (rounding); a negative scale; and a scale that drops more
+/// digits than any value of `dtype` has.
+fn rescale_targets(dtype: DecimalType) -> Vec<DecimalType> {
+    let (p, s) = (i16::from(dtype.precision()), i16::from(dtype.scale()));
+    let candidates = [
+        (p, s),
+        (p + 10, s),
+        (p - 3, s),
+        (p - 1, s),
+        (p + 3, s + 3),
+        (p, s + 3),
+        (p, s - 3),
+        (p - 3, s - 3),
+        (p - 1, s - 1),
+        (p.min(5), -5),
+        (p, s - p - 2),
+        (1, s - p),
+    ];
+    let mut targets: Vec<DecimalType> =
+        candidates.into_iter().filter_map(|(p, s)| try_dec(p, s)).collect();
+    let mut seen = std::collections::HashSet::new();
+    targets.retain(|t| seen.insert(*t));
+    targets
+}
+
+/// The columns of one operand type at one storage width: the edge values and
+/// random values (every seventh row null, hiding its value), an odd-offset
+/// slice and an empty slice of them.
+struct UnaryColumns {
+    array: DecimalArray,
+    slice: DecimalArray,
+    empty: DecimalArray,
+}
+
+impl UnaryColumns {
+    fn new(dtype: DecimalType, texts: &[String], width: StorageWidth) -> Self {
+        let array = column(dtype, texts, lhs_null, width);
+        let len = array.len();
+        Self { slice: array.slice(3, len - 5).unwrap(), empty: array.slice(0, 0).unwrap(), array }
+    }
+
+    /// Every call shape over these columns and `scalars`, with a name.
+    fn shapes<'a>(&'a self, scalars: &'a [DecimalScalar]) -> Vec<(String, Operand<'a>)> {
+        let mut shapes = vec![
+            ("array".to_string(), (&self.array).into()),
+            ("sliced array".to_string(), (&self.slice).into()),
+            ("empty array".to_string(), (&self.empty).into()),
+        ];
+        shapes.extend(scalars.iter().map(|s| (format!("scalar {s}"), s.into())));
+        shapes
+    }
+}
+
+/// `rescale` to every target, `neg` and `abs` of one operand type, under
+/// every profile, rounding mode and overflow policy, at every storage width
+/// from the operand's narrowest: at the narrowest each shape is held to the
+/// reference, at wider widths it must give the same outcome as there.
+#[rstest]
+#[case::p1_s0(dec(1, 0))]
+#[case::small(dec(2, 1))]
+#[case::p4_s2(dec(4, 2))]
+#[case::p9_s0(dec(9, 0))]
+#[case::money(dec(12, 2))]
+#[case::p18_s6(dec(18, 6))]
+#[case::p19_s2(dec(19, 2))]
+#[case::p38_s0(dec(38, 0))]
+#[case::p38_s10(dec(38, 10))]
+#[case::p38_s38(dec(38, 38))]
+#[case::p40_s2(dec(40, 2))]
+#[case::p76_s0(dec(76, 0))]
+#[case::p76_s38(dec(76, 38))]
+#[case::p76_s76(dec(76, 76))]
+#[case::negative_scale_5(dec(5, -2))]
+#[case::negative_scale_10(dec(10, -5))]
+#[case::most_negative_scale(dec(3, -76))]
+fn unary_matches_reference(
+    #[case] dtype: DecimalType,
+    #[values(
+        ArithmeticOptions::fixed_point(),
+        ArithmeticOptions::arrow(StorageWidth::I32),
+        ArithmeticOptions::arrow(StorageWidth::I64),
+        ArithmeticOptions::arrow(StorageWidth::I128),
+        ArithmeticOptions::arrow(StorageWidth::I256),
+        ArithmeticOptions::spark(),
+        ArithmeticOptions::spark_no_precision_loss(),
+        ArithmeticOptions::presto()
+    )]
+    profile: ArithmeticOptions,
+) {
+    let edges = edge_values(dtype);
+    let mut rng =
+        Rng::new(u64::from(dtype.precision()) << 8 | u64::from(dtype.scale().unsigned_abs()));
+    let mut texts = edges.clone();
+    texts.extend((0..RANDOM_ROWS).map(|_| random_text(&mut rng, dtype)));
+    // Zero, one negative unit, the maximum, and null.
+    let mut scalars: Vec<DecimalScalar> =
+        [0, 2, 3].iter().map(|&i| DecimalScalar::parse(dtype, &edges[i]).unwrap()).collect();
+    scalars.push(DecimalScalar::null(dtype));
+    let columns: Vec<UnaryColumns> = StorageWidth::ALL
+        .into_iter()
+        .filter(|&w| w >= dtype.storage_width())
+        .map(|w| UnaryColumns::new(dtype, &texts, w))
+        .collect();
+    let shapes: Vec<_> = columns.iter().map(|c| c.shapes(&scalars)).collect();
+    let ops = rescale_targets(dtype)
+        .into_iter()
+        .map(|to| UnaryOp::Rescale { to })
+        .chain([UnaryOp::Neg, UnaryOp::Abs]);
+    for op in ops {
+        for opts in unary_option_combinations(profile) {
+            let mut at_narrowest = Vec::new();
+            for (i, shapes) in shapes.iter().enumerate() {
+                for (j, (name, operand)) in shapes.iter().enumerate() {
+                    let width = columns[i].array.width();
+                    let call =
+                        UnaryCall::new(op, *operand, &opts).in_context(format!("{name}@{width}"));
+                    let got = call.run();
+                    if i == 0 {
+                        assert_same_outcome(
+                            &call,
+                            ("kernel", &got),
+                            ("reference", &call.reference()),
+                        );
+                        at_narrowest.push(got);
+                    } else if got != at_narrowest[j] {
+                        assert_unary_conforms(&call);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Stored values an unchecked column of `dtype` at `width` can hold beyond
+/// the precision, with in-range neighbours: the storage's minimum, the
+/// minimum plus one and the maximum, `±10^p` where the width holds them,
+/// `±(10^p - 1)`, zero and one unit.
+fn unchecked_values(dtype: DecimalType, width: StorageWidth) -> Vec<i256> {
+    let (min, max) = native_range(width);
+    let (beyond, largest) = (pow10(dtype.precision()), max_stored(dtype));
+    let mut values = vec![min, min.wrapping_add(i256::ONE), max, i256::ZERO, i256::ONE];
+    for v in [beyond, beyond.wrapping_neg(), largest, largest.wrapping_neg()] {
+        if (min..=max).contains(&v) {
+            values.push(v);
+        }
+    }
+    values
+}
+
+/// `neg`, `abs` and `rescale` of unchecked columns at every width holding
+/// values beyond their precision (each storage's minimum, `i128::MIN` and
+/// `i256::MIN` included) under every profile and both overflow policies:
+/// each call agrees with the reference, and a negation or absolute value
+/// overflows exactly on the rows beyond the precision (never a wrapped
+/// value).
+#[rstest]
+fn unary_of_unchecked_extremes(
+    #[values(
+        StorageWidth::I8,
+        StorageWidth::I16,
+        StorageWidth::I32,
+        StorageWidth::I64,
+        StorageWidth::I128,
+        StorageWidth::I256
+    )]
+    width: StorageWidth,
+    #[values(
+        ArithmeticOptions::fixed_point(),
+        ArithmeticOptions::arrow(StorageWidth::I128),
+        ArithmeticOptions::arrow(StorageWidth::I256),
+        ArithmeticOptions::spark(),
+        ArithmeticOptions::presto().with_rounding(RoundingMode::Floor)
+    )]
+    profile: ArithmeticOptions,
+) {
+    let most = width.max_precision();
+    let most_scale = i8::try_from(most).unwrap();
+    let types =
+        [dec(1, 0), dec(most, 0), dec(most, most_scale), dec(most.min(10), -3), dec(2, -76)];
+    for dtype in types.into_iter().filter(|t| t.storage_width() <= width) {
+        let values = unchecked_values(dtype, width);
+        let mut rows = values.clone();
+        // A null row hiding the minimum.
+        rows.push(values[0]);
+        let mut valid = vec![true; values.len()];
+        valid.push(false);
+        let array = unchecked_column(dtype, &rows, &valid, width);
+        let (p, s) = (i16::from(dtype.precision()), i16::from(dtype.scale()));
+        let targets = [(p, s), (76, s), (38, s), (p, s + 1), (p, s - 1), (p + 1, s - 2)];
+        let ops = targets
+            .into_iter()
+            .filter_map(|(p, s)| try_dec(p, s))
+            .map(|to| UnaryOp::Rescale { to })
+            .chain([UnaryOp::Neg, UnaryOp::Abs]);
+        let limit = max_stored(dtype);
+        for op in ops {
+            for on_overflow in POLICIES {
+                let opts = profile.with_on_overflow(on_overflow);
+                let call = UnaryCall::new(op, &array, &opts).in_context(format!("@{width}"));
+                assert_unary_conforms(&call);
+                for row in 0..values.len() {
+                    let scalar = array.scalar(row).unwrap();
+                    assert_unary_conforms(&UnaryCall::new(op, &scalar, &opts));
+                }
+                // A negation or absolute value is null exactly where the
+                // stored value is beyond the precision (when the profile can
+                // store the type at all).
+                let signed = matches!(op, UnaryOp::Neg | UnaryOp::Abs);
+                if let (true, OverflowPolicy::Null, Ok(got)) = (signed, on_overflow, call.run()) {
+                    for (row, &v) in values.iter().enumerate() {
+                        let beyond = v > limit || v < limit.wrapping_neg();
+                        assert_eq!(got.is_valid(row), !beyond, "{op} of {v} in {dtype}@{width}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// What a direct case expects.
 #[derive(Debug)]
 enum Want<'a> {
@@ -349,6 +607,9 @@ enum Want<'a> {
     Overflow(usize, DecimalType),
     /// A division by zero at this row (first), carrying the row's dividend.
     DivideByZero(usize),
+    /// An overflow of an operator of one operand at this row (first) of this
+    /// result type, carrying the row's operand.
+    UnaryOverflow(usize, DecimalType),
     /// The profile rejects the types.
     TypeError,
 }
@@ -411,6 +672,7 @@ fn assert_outcome(
                 (&Want::DivideByZero(row), _) => {
                     Err(DecimalError::DivideByZero { row, lhs: text(&lhs, row) })
                 }
+                (Want::UnaryOverflow(..), _) => panic!("{}: a binary call", call.describe()),
                 (Want::TypeError, Err(error @ DecimalError::UnsupportedTypes { .. })) => {
                     Err(error.clone())
                 }
@@ -617,6 +879,69 @@ fn text(column: &DecimalArray, row: usize) -> String {
     options(OverflowPolicy::Null, OverflowPolicy::Error),
     Want::Rows(&["1", "null"]),
 )]
+#[case::rem_sign_of_dividend(
+    BinaryOp::Rem,
+    dec(5, 2),
+    &["7.50", "-7.50", "7.50", "-7.50", "-6.00"],
+    dec(5, 2),
+    &["2.00", "2.00", "-2.00", "-2.00", "3.00"],
+    ERROR,
+    Want::Rows(&["1.50", "-1.50", "1.50", "-1.50", "0.00"]),
+)]
+#[case::rem_mixed_scales(
+    BinaryOp::Rem,
+    dec(10, 2),
+    &["7.50", "-12345678.91"],
+    dec(5, 3),
+    &["2.001", "-0.007"],
+    ERROR,
+    Want::Rows(&["1.497", "-0.005"]),
+)]
+#[case::rem_negative_scale_dividend(
+    BinaryOp::Rem,
+    dec(5, -2),
+    &["12300", "-9900"],
+    dec(3, 0),
+    &["7", "-100"],
+    ERROR,
+    Want::Rows(&["1", "0"]),
+)]
+#[case::rem_by_zero_names_first_valid_row(
+    BinaryOp::Rem,
+    dec(5, 2),
+    &["1.00", "null:5.00", "4.00"],
+    dec(5, 2),
+    &["3.00", "0.00", "0.00"],
+    ERROR,
+    divide_by_zero(2),
+)]
+#[case::rem_by_zero_null_policy(
+    BinaryOp::Rem,
+    dec(5, 2),
+    &["1.00", "5.00", "4.00"],
+    dec(5, 2),
+    &["0.30", "0.00", "-3.00"],
+    options(OverflowPolicy::Error, OverflowPolicy::Null),
+    Want::Rows(&["0.10", "null", "1.00"]),
+)]
+#[case::rem_of_unchecked_values_beyond_precision(
+    BinaryOp::Rem,
+    dec(2, 0),
+    &["1000", "-1000", "99"],
+    dec(2, 0),
+    &["7", "2000", "-1000"],
+    options(OverflowPolicy::Null, OverflowPolicy::Error),
+    Want::Rows(&["6", "null", "99"]),
+)]
+#[case::rem_overflow_of_unchecked_dividend(
+    BinaryOp::Rem,
+    dec(2, 0),
+    &["5", "-1000"],
+    dec(2, 0),
+    &["3", "2000"],
+    ERROR,
+    overflow(1, dec(2, 0)),
+)]
 fn direct(
     #[case] op: BinaryOp,
     #[case] lhs_type: DecimalType,
@@ -627,6 +952,203 @@ fn direct(
     #[case] want: Want<'static>,
 ) {
     assert_outcome(op, (lhs_type, lhs_rows), (rhs_type, rhs_rows), opts, &want);
+}
+
+/// Checks `op operand` at every storage width against `want`, and that the
+/// reference agrees.
+#[track_caller]
+fn assert_unary_outcome(
+    op: UnaryOp,
+    (dtype, rows): (DecimalType, &[&str]),
+    opts: ArithmeticOptions,
+    want: &Want<'_>,
+) {
+    let result = op.result_type(dtype);
+    for operand in columns(dtype, rows) {
+        let call = UnaryCall::new(op, &operand, &opts);
+        let got = call.run();
+        let expected = match want {
+            Want::Rows(rows) => {
+                let texts: Vec<Option<&str>> =
+                    rows.iter().map(|&row| Some(row).filter(|&r| r != "null")).collect();
+                let expected = column_from_strs(result, &texts);
+                let width = got.as_ref().map_or(expected.width(), DecimalArray::width);
+                Ok(expected.with_width(width).unwrap())
+            }
+            &Want::UnaryOverflow(row, result_type) => Err(DecimalError::UnaryOverflow {
+                row,
+                result_type,
+                op,
+                value: text(&operand, row),
+            }),
+            other => panic!("{}: no {other:?} of one operand", call.describe()),
+        };
+        assert_same_outcome(&call, ("kernel", &got), ("expected", &expected));
+        assert_unary_conforms(&call);
+    }
+}
+
+fn unary_overflow(row: usize, result_type: DecimalType) -> Want<'static> {
+    Want::UnaryOverflow(row, result_type)
+}
+
+fn rounding(mode: RoundingMode) -> ArithmeticOptions {
+    ERROR.with_rounding(mode)
+}
+
+fn to(p: u8, s: i8) -> UnaryOp {
+    UnaryOp::Rescale { to: dec(p, s) }
+}
+
+#[rstest]
+#[case::rescale_half_up_ties(
+    to(5, 2),
+    dec(6, 3),
+    &["1.005", "-1.005", "1.004", "-0.005"],
+    rounding(RoundingMode::HalfUp),
+    Want::Rows(&["1.01", "-1.01", "1.00", "-0.01"]),
+)]
+#[case::rescale_half_even_ties(
+    to(5, 2),
+    dec(6, 3),
+    &["1.005", "1.015", "-1.025", "-1.026"],
+    rounding(RoundingMode::HalfEven),
+    Want::Rows(&["1.00", "1.02", "-1.02", "-1.03"]),
+)]
+#[case::rescale_floor_and_ceiling_of_negatives(
+    to(5, 1),
+    dec(6, 3),
+    &["-1.001", "1.001"],
+    rounding(RoundingMode::Floor),
+    Want::Rows(&["-1.1", "1.0"]),
+)]
+#[case::rescale_ceiling(
+    to(5, 1),
+    dec(6, 3),
+    &["-1.099", "1.001"],
+    rounding(RoundingMode::Ceiling),
+    Want::Rows(&["-1.0", "1.1"]),
+)]
+#[case::rescale_rounds_into_overflow(
+    to(4, 2),
+    dec(5, 3),
+    &["1.000", "99.995"],
+    rounding(RoundingMode::HalfUp),
+    unary_overflow(1, dec(4, 2)),
+)]
+#[case::rescale_truncates_below_overflow(
+    to(4, 2),
+    dec(5, 3),
+    &["99.995", "-99.999"],
+    ERROR,
+    Want::Rows(&["99.99", "-99.99"]),
+)]
+#[case::rescale_appends_digits_into_overflow(
+    to(4, 3),
+    dec(4, 2),
+    &["9.99", "-10.00"],
+    ERROR,
+    unary_overflow(1, dec(4, 3)),
+)]
+#[case::rescale_appends_digits(
+    to(20, 12),
+    dec(4, 2),
+    &["99.99", "-0.01"],
+    ERROR,
+    Want::Rows(&["99.990000000000", "-0.010000000000"]),
+)]
+#[case::rescale_to_negative_scale(
+    to(4, -2),
+    dec(6, 0),
+    &["1250", "1350", "-1250", "-1251"],
+    rounding(RoundingMode::HalfEven),
+    Want::Rows(&["1200", "1400", "-1200", "-1300"]),
+)]
+#[case::rescale_drops_more_digits_than_the_value_has_ceiling(
+    to(1, -3),
+    dec(3, 2),
+    &["0.01", "-0.01", "9.99", "0.00"],
+    rounding(RoundingMode::Ceiling),
+    Want::Rows(&["1000", "0", "1000", "0"]),
+)]
+#[case::rescale_drops_more_digits_than_the_value_has_half_up(
+    to(1, -3),
+    dec(3, 2),
+    &["0.01", "-9.99"],
+    rounding(RoundingMode::HalfUp),
+    Want::Rows(&["0", "0"]),
+)]
+#[case::rescale_drops_76_digits(
+    to(1, -1),
+    dec(76, 75),
+    &["9.999999999999999999999999999999999999999999999999999999999999999999999999999", "-5.000000000000000000000000000000000000000000000000000000000000000000000000000"],
+    rounding(RoundingMode::Floor),
+    Want::Rows(&["0", "-10"]),
+)]
+#[case::same_scale_fewer_digits_is_the_overflow_check(
+    to(4, 2),
+    dec(7, 2),
+    &["99.99", "100.00", "null:100.00", "-99.99", "-100.00"],
+    options(OverflowPolicy::Null, OverflowPolicy::Error),
+    Want::Rows(&["99.99", "null", "null", "-99.99", "null"]),
+)]
+#[case::rescale_error_names_first_valid_row(
+    to(4, 2),
+    dec(7, 2),
+    &["null:100.00", "1.00", "-100.00", "100.00"],
+    ERROR,
+    unary_overflow(2, dec(4, 2)),
+)]
+#[case::rescale_across_widths(
+    to(18, 0),
+    dec(38, 0),
+    &["999999999999999999", "-1000000000000000000"],
+    ERROR,
+    unary_overflow(1, dec(18, 0)),
+)]
+#[case::rescale_of_unchecked_beyond_precision(
+    to(5, 1),
+    dec(2, 0),
+    &["1000", "-99999", "null:-99999"],
+    options(OverflowPolicy::Null, OverflowPolicy::Error),
+    Want::Rows(&["1000.0", "null", "null"]),
+)]
+#[case::neg(
+    UnaryOp::Neg,
+    dec(5, 2),
+    &["1.50", "-999.99", "0.00", "null:1.00"],
+    ERROR,
+    Want::Rows(&["-1.50", "999.99", "0.00", "null"]),
+)]
+#[case::abs(
+    UnaryOp::Abs,
+    dec(5, -2),
+    &["-9999900", "100", "null:-100"],
+    ERROR,
+    Want::Rows(&["9999900", "100", "null"]),
+)]
+#[case::neg_of_unchecked_beyond_precision(
+    UnaryOp::Neg,
+    dec(2, 0),
+    &["-5", "1000", "null:1000"],
+    options(OverflowPolicy::Null, OverflowPolicy::Error),
+    Want::Rows(&["5", "null", "null"]),
+)]
+#[case::abs_error_names_the_unchecked_row(
+    UnaryOp::Abs,
+    dec(2, 1),
+    &["-9.9", "-10.0", "10.0"],
+    ERROR,
+    unary_overflow(1, dec(2, 1)),
+)]
+fn direct_unary(
+    #[case] op: UnaryOp,
+    #[case] dtype: DecimalType,
+    #[case] rows: &[&str],
+    #[case] opts: ArithmeticOptions,
+    #[case] want: Want<'static>,
+) {
+    assert_unary_outcome(op, (dtype, rows), opts, &want);
 }
 
 /// The rounding table of docs/semantics.md#rounding through division at scale 0:

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use decimal_kernels::BinaryOp;
-use decimal_kernels::conformance::fuzz::{check_bytes, check_text};
+use decimal_kernels::conformance::fuzz::{check_bytes, check_text, check_unary_bytes};
 use rstest::rstest;
 
 /// Every input kept for `target`, with its file name.
@@ -37,10 +37,21 @@ fn regressions(target: &str) -> Vec<(String, Vec<u8>)> {
 #[case::sub("sub", BinaryOp::Sub)]
 #[case::mul("mul", BinaryOp::Mul)]
 #[case::div("div", BinaryOp::Div)]
+#[case::rem("rem", BinaryOp::Rem)]
 fn operator_regressions_conform(#[case] target: &str, #[case] op: BinaryOp) {
     for (name, bytes) in regressions(target) {
         if let Err(report) = check_bytes(op, &bytes) {
             panic!("fuzz/regressions/{target}/{name}: {report}");
+        }
+    }
+}
+
+/// The `rescale` target's inputs: `rescale`, `neg` and `abs` calls.
+#[test]
+fn unary_regressions_conform() {
+    for (name, bytes) in regressions("rescale") {
+        if let Err(report) = check_unary_bytes(&bytes) {
+            panic!("fuzz/regressions/rescale/{name}: {report}");
         }
     }
 }

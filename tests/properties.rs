@@ -1,8 +1,8 @@
 //! Properties over arbitrary types (precision 1..=76, scale -76..=p), storage
 //! widths, values, null patterns, slices, operand shapes, rounding modes and
-//! policies, for all four operators under FixedPoint, Arrow (with widths
-//! that accept the types and widths that do not), Spark with and without
-//! precision loss, and Presto, and at explicit result types:
+//! policies, for all five operators (`+ - * / %`) under FixedPoint, Arrow
+//! (with widths that accept the types and widths that do not), Spark with and
+//! without precision loss, and Presto, and at explicit result types:
 //!
 //! 1. the kernels never panic and agree with the reference;
 //! 2. under an `Error` policy a call fails exactly when some valid row fails
@@ -19,6 +19,13 @@
 //! failure planted at or after row 512 (in the second half of a shorter
 //! column), and no failing row before them.
 //!
+//! A remainder of operands whose scales lie far apart (up to 152 digits)
+//! never overflows: its result type holds it, whatever the alignment.
+//!
+//! The operators of one operand (`rescale` to a type near the operand's or to
+//! any type, `neg`, `abs`) hold properties 1 to 4 too, with values at the
+//! precision limit and beyond it.
+//!
 //! The values come from the shared generator, seeded by proptest.
 
 include!("support/arrow_crates.rs");
@@ -30,10 +37,13 @@ use arrow_buffer::i256;
 
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
-    OverflowPolicy, RoundingMode, Semantics, StorageWidth, binary_to, conformance, result_type,
+    OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, binary_to, conformance,
+    result_type,
 };
 use proptest::prelude::*;
-use support::outcomes::{Call as Checked, assert_conforms, text_at};
+use support::outcomes::{
+    Call as Checked, UnaryCall, assert_conforms, assert_unary_conforms, text_at,
+};
 use support::types::{ARROW_WIDTHS, max_stored};
 use support::values::{Kind, Mix, Rng, Stored};
 
@@ -108,11 +118,12 @@ fn width_for(dtype: DecimalType, choice: u8) -> StorageWidth {
     pick(&StorageWidth::ALL[narrowest..], choice)
 }
 
-/// The operator, profile, rounding mode and policies, as drawn.
-type Knobs = (u8, (u8, u8, bool, bool));
+/// The operator (an index into `BinaryOp::ALL`), profile, rounding mode and
+/// policies, as drawn.
+type Knobs = (usize, (u8, u8, bool, bool));
 
 fn knobs() -> impl Strategy<Value = Knobs> {
-    (0u8..4, (any::<u8>(), any::<u8>(), any::<bool>(), any::<bool>()))
+    (0..BinaryOp::ALL.len(), (any::<u8>(), any::<u8>(), any::<bool>(), any::<bool>()))
 }
 
 /// Options for a pair of types: FixedPoint, Arrow at a width that accepts both
@@ -255,7 +266,7 @@ fn short_call() -> impl Strategy<Value = Call> {
             (offset, usize::from(len) % (rows - offset + 1))
         };
         Call {
-            op: BinaryOp::ALL[usize::from(op)],
+            op: BinaryOp::ALL[op],
             options: options_for((lhs_type, rhs_type), knobs),
             lhs: lhs_rows.checked(lhs_type, lhs_width).slice(offset, len).unwrap(),
             rhs: rhs_rows.checked(rhs_type, rhs_width).slice(offset, len).unwrap(),
@@ -305,7 +316,7 @@ fn long_call() -> impl Strategy<Value = Call> {
     draws(proptest::sample::select(BLOCK_SIZES.as_slice())).prop_map(|draw| {
         let Draw { types, knobs: (op, knobs), widths, rows: len, seed, .. } = draw;
         let (lhs_type, rhs_type) = types;
-        let op = BinaryOp::ALL[usize::from(op)];
+        let op = BinaryOp::ALL[op];
         let options = options_for(types, knobs);
         let (lhs_width, rhs_width) = (width_for(lhs_type, widths.0), width_for(rhs_type, widths.1));
         let (offset, _, shape) = draw.slice;
@@ -336,7 +347,7 @@ fn long_call() -> impl Strategy<Value = Call> {
             // A row planted twice holds what was planted last.
             let overflow_at = overflow.map(|_| overflow_at);
             if shape == Shape::ArrayArray {
-                if op == BinaryOp::Div && Some(zero_at) != overflow_at {
+                if divides(op) && Some(zero_at) != overflow_at {
                     planted.push((zero_at - offset, Failure::DivideByZero));
                 }
                 if let Some(row) = overflow_at {
@@ -372,6 +383,11 @@ fn long_call() -> impl Strategy<Value = Call> {
     })
 }
 
+/// Whether `op` fails on a zero divisor (`/` and `%`).
+fn divides(op: BinaryOp) -> bool {
+    matches!(op, BinaryOp::Div | BinaryOp::Rem)
+}
+
 /// The stored value of an operand at `row`, `None` when null.
 fn value_at(operand: Operand<'_>, row: usize) -> Option<i256> {
     match operand {
@@ -396,7 +412,7 @@ fn failing_rows(call: &Call) -> Result<Vec<(usize, Failure)>, DecimalError> {
             if reference.is_valid(row) {
                 return None;
             }
-            let zero = call.op == BinaryOp::Div && divisor == i256::ZERO;
+            let zero = divides(call.op) && divisor == i256::ZERO;
             Some((row, if zero { Failure::DivideByZero } else { Failure::Overflow }))
         })
         .collect())
@@ -536,7 +552,7 @@ proptest! {
         scalar_from_first_row: bool,
     ) {
         let options = options_for(types, knobs);
-        let op = BinaryOp::ALL[usize::from(op)];
+        let op = BinaryOp::ALL[op];
         let (lhs, rhs) = unchecked_pair(types, StorageWidth::I256, rows, seed);
         assert_conforms(&Checked::new(op, &lhs, &rhs, &options));
         // The first row as a scalar, as stored (possibly beyond the precision).
@@ -555,7 +571,7 @@ proptest! {
         rows in unchecked_rows(),
         seed: u64,
     ) {
-        let op = BinaryOp::ALL[usize::from(op)];
+        let op = BinaryOp::ALL[op];
         let narrow = (type_within(lhs_type, 18), type_within(rhs_type, 18));
         let (lhs, rhs) = unchecked_pair(narrow, StorageWidth::I64, rows, seed);
         assert_conforms(&Checked::new(op, &lhs, &rhs, &options_for(narrow, knobs)));
@@ -597,7 +613,7 @@ proptest! {
         seed: u64,
     ) {
         let options = options_for(types, knobs);
-        let op = BinaryOp::ALL[usize::from(op)];
+        let op = BinaryOp::ALL[op];
         let (lhs_width, rhs_width) = (width_for(types.0, widths.0), width_for(types.1, widths.1));
         let mut rng = Rng::new(seed);
         let lhs = rng.rows(types.0, lhs_width, rows, &ANY_VALUE).checked(types.0, lhs_width);
@@ -638,5 +654,245 @@ proptest! {
     #[test]
     fn block_sized_columns_null_policy_nulls_exactly_failing_rows(call in long_call()) {
         null_policy_nulls_exactly_failing_rows(call)?;
+    }
+}
+
+/// Two types whose scales lie 60 to 152 digits apart: a dividend at a scale
+/// of -76..=-30 and a divisor at 30..=76 (swapped when `swap`), with
+/// precisions up to 38 when `engine` (so Spark and Presto accept them).
+fn far_apart_types(
+    (p1, p2): (u8, u8),
+    (s1, s2): (i8, i8),
+    engine: bool,
+    swap: bool,
+) -> (DecimalType, DecimalType) {
+    let most: u8 = if engine { 38 } else { 76 };
+    let s2 = if engine { 30 + s2.rem_euclid(9) } else { s2 };
+    let p1 = 1 + (p1 - 1) % most;
+    let p2 = (1 + (p2 - 1) % most).max(s2.unsigned_abs());
+    let lhs = DecimalType::try_new(p1, s1).unwrap();
+    let rhs = DecimalType::try_new(p2, s2).unwrap();
+    if swap { (rhs, lhs) } else { (lhs, rhs) }
+}
+
+/// Values at the precision limit half the time, for the remainders below.
+const AT_THE_LIMIT: Mix<'static> = Mix {
+    kinds: &[
+        (Kind::Max, 3),
+        (Kind::NearBound, 3),
+        (Kind::Zero, 1),
+        (Kind::Unit, 1),
+        (Kind::Tie, 1),
+        (Kind::Digits, 3),
+    ],
+    null_percent: 12,
+};
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// A remainder's result type holds it whatever the alignment: with
+    /// scales 60 to 152 digits apart and values at the precision limit, no
+    /// row overflows (a zero divisor gives a null row here), and every row
+    /// is the reference's.
+    #[test]
+    fn remainders_of_scales_far_apart_never_overflow(
+        precisions in (1u8..=76, 1u8..=76),
+        scales in (-76i8..=-30, 30i8..=76),
+        (engine, swap) in any::<(bool, bool)>(),
+        (_, knobs) in knobs(),
+        widths: (u8, u8),
+        rows in 0..=MAX_ROWS,
+        seed: u64,
+    ) {
+        let types = far_apart_types(precisions, scales, engine, swap);
+        let options = options_for(types, knobs)
+            .with_on_overflow(OverflowPolicy::Error)
+            .with_on_divide_by_zero(OverflowPolicy::Null);
+        let (lhs_width, rhs_width) = (width_for(types.0, widths.0), width_for(types.1, widths.1));
+        let mut rng = Rng::new(seed);
+        let lhs = rng.rows(types.0, lhs_width, rows, &AT_THE_LIMIT).checked(types.0, lhs_width);
+        let rhs = rng.rows(types.1, rhs_width, rows, &AT_THE_LIMIT).checked(types.1, rhs_width);
+        let call = Checked::new(BinaryOp::Rem, &lhs, &rhs, &options);
+        let got = call.run();
+        prop_assert!(
+            !matches!(got, Err(DecimalError::Overflow { .. })),
+            "{}: {:?}",
+            call.describe(),
+            got
+        );
+        assert_conforms(&call);
+    }
+}
+
+/// An operator of one operand, as drawn: which one, and a rescale target's
+/// change of precision and scale from the operand's.
+type UnaryKnobs = (u8, i8, i8);
+
+fn unary_knobs() -> impl Strategy<Value = UnaryKnobs> {
+    (any::<u8>(), -4i8..=4, -8i8..=8)
+}
+
+/// `neg` and `abs` a quarter of the time each; otherwise a rescale to a type
+/// near `operand`'s (a few digits more or fewer, a scale a few places up or
+/// down, clamped to a valid type) or, as often, to `any` type.
+fn unary_op(operand: DecimalType, (choice, dp, ds): UnaryKnobs, any: DecimalType) -> UnaryOp {
+    match choice % 8 {
+        0 | 1 => UnaryOp::Neg,
+        2 | 3 => UnaryOp::Abs,
+        4 | 5 => UnaryOp::Rescale { to: any },
+        _ => {
+            let p = (i16::from(operand.precision()) + i16::from(dp)).clamp(1, 76);
+            let s = (i16::from(operand.scale()) + i16::from(ds)).clamp(-76, p);
+            let to = DecimalType::try_new(u8::try_from(p).unwrap(), i8::try_from(s).unwrap());
+            UnaryOp::Rescale { to: to.unwrap() }
+        }
+    }
+}
+
+/// One generated call of one operand.
+#[derive(Debug)]
+struct UnaryCase {
+    op: UnaryOp,
+    options: ArithmeticOptions,
+    operand: DecimalArray,
+    scalar: DecimalScalar,
+    use_scalar: bool,
+}
+
+impl UnaryCase {
+    fn operand(&self) -> Operand<'_> {
+        if self.use_scalar { (&self.scalar).into() } else { (&self.operand).into() }
+    }
+
+    fn call(&self) -> UnaryCall<'_> {
+        UnaryCall::new(self.op, self.operand(), &self.options)
+    }
+
+    /// The rows whose operand is valid but whose result the reference nulls
+    /// under the `Null` policy (the error the reference gives instead, such
+    /// as a type the profile cannot store).
+    fn failing_rows(&self) -> Result<Vec<usize>, DecimalError> {
+        let nulling = self.options.with_on_overflow(OverflowPolicy::Null);
+        let reference = UnaryCall::new(self.op, self.operand(), &nulling).reference()?;
+        let operand = self.operand();
+        Ok((0..reference.len())
+            .filter(|&row| value_at(operand, row).is_some() && !reference.is_valid(row))
+            .collect())
+    }
+}
+
+/// A call of one operand on a short column of checked values (the
+/// precision's limit among them), sliced as the binary calls are, or on its
+/// first row as a scalar a quarter of the time.
+fn unary_case() -> impl Strategy<Value = UnaryCase> {
+    (
+        decimal_type(),
+        decimal_type(),
+        unary_knobs(),
+        knobs(),
+        any::<u8>(),
+        0..=MAX_ROWS,
+        any::<u64>(),
+        (any::<u16>(), any::<u16>(), any::<u8>()),
+    )
+        .prop_map(|(dtype, any_type, op, (_, knobs), width, rows, seed, slice)| {
+            let op = unary_op(dtype, op, any_type);
+            let options = options_for((dtype, op.result_type(dtype)), knobs);
+            let width = width_for(dtype, width);
+            let stored = Rng::new(seed).rows(dtype, width, rows, &ANY_VALUE);
+            let (offset, len, shape) = slice;
+            let offset = usize::from(offset) % (rows + 1);
+            let len =
+                if shape & 4 == 0 { rows - offset } else { usize::from(len) % (rows - offset + 1) };
+            UnaryCase {
+                op,
+                options,
+                operand: stored.checked(dtype, width).slice(offset, len).unwrap(),
+                scalar: first_row(dtype, &stored),
+                use_scalar: shape % 4 == 3,
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn unary_matches_reference(case in unary_case()) {
+        assert_unary_conforms(&case.call());
+    }
+
+    /// Under `Error`, the first valid row beyond the result precision fails
+    /// the call, named with its operand; no failing row, no error.
+    #[test]
+    fn unary_error_policy_fails_at_first_failing_row(case in unary_case()) {
+        let case = UnaryCase {
+            options: case.options.with_on_overflow(OverflowPolicy::Error),
+            ..case
+        };
+        let got = case.call().run();
+        match case.failing_rows() {
+            Err(refused) => prop_assert_eq!(got, Err(refused)),
+            Ok(failing) => match failing.first() {
+                Some(&row) => {
+                    let result_type = case.op.result_type(case.operand().dtype());
+                    let value = text_at(case.operand(), row);
+                    let want = DecimalError::UnaryOverflow { row, result_type, op: case.op, value };
+                    prop_assert_eq!(got, Err(want));
+                }
+                None => prop_assert!(got.is_ok(), "no valid row fails, got {:?}", got),
+            },
+        }
+    }
+
+    /// Under `Null`, a row is null exactly when its operand is null or the
+    /// scalar reference overflows on it, and every row is what the scalar
+    /// reference gives it.
+    #[test]
+    fn unary_null_policy_nulls_exactly_failing_rows(case in unary_case()) {
+        let null = case.options.with_on_overflow(OverflowPolicy::Null);
+        let error = case.options.with_on_overflow(OverflowPolicy::Error);
+        let got = UnaryCall::new(case.op, case.operand(), &null).run();
+        let Ok(got) = got else {
+            let refused = matches!(got, Err(DecimalError::StorageTooNarrow { .. }));
+            prop_assert!(refused, "only a type the profile cannot store fails: {:?}", got);
+            return Ok(());
+        };
+        let operand = case.operand();
+        for row in 0..got.len() {
+            let x = match operand {
+                Operand::Array(a) => a.scalar(row).unwrap(),
+                Operand::Scalar(s) => s.clone(),
+            };
+            let fails = x.unary(case.op, &error).is_err();
+            prop_assert_eq!(got.is_valid(row), !x.is_null() && !fails, "row {}", row);
+            prop_assert_eq!(got.scalar(row).unwrap(), x.unary(case.op, &null).unwrap(), "row {}", row);
+        }
+    }
+
+    /// Unchecked columns holding anything their width holds (its minimum,
+    /// `i128::MIN` and `i256::MIN` included, values beyond the precision):
+    /// every row as the reference has it, as a column and as a scalar.
+    #[test]
+    fn unary_of_unchecked_values_matches_reference(
+        dtype in decimal_type(),
+        any_type in decimal_type(),
+        op in unary_knobs(),
+        (_, knobs) in knobs(),
+        width: u8,
+        rows in unchecked_rows(),
+        seed: u64,
+    ) {
+        for most in [76, 38, 18] {
+            let dtype = type_within(dtype, most);
+            let width = width_for(dtype, width);
+            let op = unary_op(dtype, op, any_type);
+            let options = options_for((dtype, op.result_type(dtype)), knobs);
+            let column = Rng::new(seed).rows(dtype, width, rows, &UNCHECKED).unchecked(dtype, width);
+            assert_unary_conforms(&UnaryCall::new(op, &column, &options));
+            let scalar = column.scalar(0).unwrap_or_else(|| DecimalScalar::null(dtype));
+            assert_unary_conforms(&UnaryCall::new(op, &scalar, &options));
+        }
     }
 }

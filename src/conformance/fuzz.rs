@@ -31,6 +31,23 @@
 //! | column | the right column |
 //! | 1 | slice, modulo 8: 0–2 none, 7 exactly as asked (may pass the end), else the offset and length wrapped into bounds |
 //!
+//! The operators of one operand ([`UnaryCase::decode`]) read one column
+//! the same way:
+//!
+//! | bytes | meaning |
+//! |---|---|
+//! | 2 | options, as above (the division-by-zero policy unused) |
+//! | 1 | operator, modulo 8: 0 `neg`, 1 `abs`, else `rescale` |
+//! | 2 | the rescale target (read for every operator): with bit `0x80` of its first byte, relative to the operand's type (precision changed by the low four bits less 8, scale by the second byte as a signed number, clamped to a valid type), else a type as the operand's |
+//! | 2 | the operand's type: precision, then scale |
+//! | 1 | its storage width |
+//! | 1 | layout: `0x01` unchecked, `0x04` nullable |
+//! | pair | rows |
+//! | 1 | shape, modulo 4: 3 the column's row 0 as a scalar, else the column |
+//! | pair + pair | slice offset and length |
+//! | column | the operand |
+//! | 1 | slice, as above |
+//!
 //! A *value* is a tag byte and, for some tags, more bytes. The tag's low three
 //! bits pick the kind: 0 zero, 1 the largest of the precision, 2 the smallest
 //! with all its digits, 3 five times a power of ten (one more byte), 4 one
@@ -56,7 +73,10 @@
 //! values with a few failing ones placed at any row.
 //!
 //! [`check_bytes`] decodes a call, runs it, and compares the result with the
-//! [`reference`](super::reference()); [`check_text`] does the same for parsing.
+//! [`reference`](super::reference()); [`check_unary_bytes`] does the same for
+//! `rescale`, `neg` and `abs` against
+//! [`reference_unary`](super::reference_unary), and [`check_text`] for
+//! parsing.
 //! Neither may panic on any input. The crate's fuzz targets (`fuzz/`) are one
 //! line each on top of these, and the inputs kept from their runs
 //! (`fuzz/regressions/`) are replayed by `cargo test`; an engine can fuzz its
@@ -69,19 +89,21 @@
 //! use decimal_kernels::BinaryOp;
 //! use decimal_kernels::conformance::fuzz;
 //! fuzz::check_bytes(BinaryOp::Div, b"any bytes at all").expect("conforms");
+//! fuzz::check_unary_bytes(b"any bytes at all").expect("conforms");
 //! // decimal(5, 1) from the first two bytes, then the text.
 //! fuzz::check_text(b"\x05\x4f-12.5").expect("parses back to itself");
 //! ```
 
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 
-use super::{ConformanceError, compare};
+use super::{ConformanceError, compare, reference_unary};
 use crate::array::{DecimalArray, DecimalNative, with_native};
 use crate::dispatch::{Operand, binary};
 use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode};
+use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Semantics};
 use crate::scalar::DecimalScalar;
 use crate::types::{DecimalType, MAX_PRECISION, StorageWidth};
+use crate::unary::{UnaryOp, unary};
 
 /// The four Arrow decimal widths.
 const ARROW_WIDTHS: [StorageWidth; 4] =
@@ -466,6 +488,225 @@ fn check_arrow_round_trip(case: &Case) -> Result<(), ConformanceError> {
     Ok(())
 }
 
+/// A rescale target from two bytes: relative to `operand` when the first
+/// has bit `0x80` (clamped to a valid type), else any type as
+/// [`decimal_type`] reads one.
+fn rescale_target(
+    [first, second]: [u8; 2],
+    operand: DecimalType,
+) -> Result<DecimalType, DecimalError> {
+    if first & 0x80 == 0 {
+        return decimal_type(&mut Reader { rest: &[first, second] });
+    }
+    let change = i16::from(first & 0x0f) - 8;
+    let precision = (i16::from(operand.precision()) + change).clamp(1, MAX_PRECISION.into());
+    let scale = (i16::from(operand.scale()) + i16::from(second.cast_signed()))
+        .clamp(-i16::from(MAX_PRECISION), precision);
+    DecimalType::try_from_ints(precision.into(), scale.into())
+}
+
+/// One call of an operator of one operand decoded from bytes.
+#[derive(Clone, Debug)]
+pub struct UnaryCase {
+    op: UnaryOp,
+    options: ArithmeticOptions,
+    column: DecimalArray,
+    scalar: DecimalScalar,
+    is_scalar: bool,
+}
+
+impl UnaryCase {
+    /// The call that `bytes` describe (the format is in the module header).
+    ///
+    /// # Errors
+    /// As [`Case::decode`].
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecimalError> {
+        let mut r = Reader { rest: bytes };
+        let options = options(&mut r);
+        let choice = r.byte();
+        let target = [r.byte(), r.byte()];
+        let dtype = decimal_type(&mut r)?;
+        let op = match choice % 8 {
+            0 => UnaryOp::Neg,
+            1 => UnaryOp::Abs,
+            _ => UnaryOp::Rescale { to: rescale_target(target, dtype)? },
+        };
+        let width = storage_width(&mut r, dtype);
+        let layout = r.byte();
+        let rows = r.rows();
+        let is_scalar = r.byte() % 4 == 3;
+        let (slice_at, slice_len) = (usize::from(r.pair()), usize::from(r.pair()));
+        let checked = layout & 0x01 == 0;
+        let nullable = layout & 0x04 != 0;
+        let column = column(&mut r, Layout { dtype, width, checked, nullable, rows })?;
+        let scalar = column.scalar(0).unwrap_or_else(|| DecimalScalar::null(dtype));
+        let column = match r.byte() & 0x07 {
+            0..=2 => column,
+            7 => column.slice(slice_at, slice_len)?,
+            _ => {
+                let offset = slice_at % (rows + 1);
+                column.slice(offset, slice_len % (rows - offset + 1))?
+            }
+        };
+        Ok(Self { op, options, column, scalar, is_scalar })
+    }
+
+    /// The operand as the call passes it.
+    #[must_use]
+    pub fn operand(&self) -> Operand<'_> {
+        if self.is_scalar { (&self.scalar).into() } else { (&self.column).into() }
+    }
+
+    /// The operator.
+    #[must_use]
+    pub fn op(&self) -> UnaryOp {
+        self.op
+    }
+
+    /// The options of the call.
+    #[must_use]
+    pub fn options(&self) -> &ArithmeticOptions {
+        &self.options
+    }
+
+    /// What [`unary`](crate::unary) must return for the call: the
+    /// reference's result, or `StorageTooNarrow` before any row when an
+    /// Arrow profile's width cannot store the result type (which
+    /// [`reference_unary`] does not check).
+    ///
+    /// # Errors
+    /// The error the call must return.
+    pub fn expected(&self) -> Result<DecimalArray, DecimalError> {
+        let result = self.op.result_type(self.operand().dtype());
+        if let Semantics::Arrow { width } = self.options.semantics()
+            && result.storage_width() > width
+        {
+            return Err(DecimalError::StorageTooNarrow { dtype: result, width });
+        }
+        reference_unary(self.op, self.operand(), &self.options)
+    }
+
+    /// Runs `kernel` on the call and compares its result with
+    /// [`expected`](Self::expected): the same error, or the same type,
+    /// length, validity and value on every row.
+    ///
+    /// # Errors
+    /// A [`UnaryMismatch`] naming the first row that differs.
+    pub fn check_kernel<F>(&self, kernel: F) -> Result<(), UnaryMismatch>
+    where
+        F: FnOnce(UnaryOp, Operand<'_>, &ArithmeticOptions) -> Result<DecimalArray, DecimalError>,
+    {
+        let operand = self.operand();
+        let got = kernel(self.op, operand, &self.options);
+        let expected = self.expected();
+        let mismatch = |row: usize, expected: String, got: String, count: usize| UnaryMismatch {
+            op: self.op,
+            options: self.options,
+            operand: format!(
+                "{} {}",
+                operand.dtype(),
+                if self.is_scalar { "scalar" } else { "column" }
+            ),
+            row,
+            value: operand.text(row),
+            expected,
+            got,
+            count,
+        };
+        let text = |array: &DecimalArray, row: usize| {
+            array.scalar(row).map_or_else(|| "no row".into(), |s| s.to_string())
+        };
+        match (&expected, &got) {
+            (Err(e), Err(g)) if e == g => Ok(()),
+            (Ok(e), Ok(g)) if e.dtype() != g.dtype() || e.len() != g.len() => Err(mismatch(
+                0,
+                format!("{} rows of {}", e.len(), e.dtype()),
+                format!("{} rows of {}", g.len(), g.dtype()),
+                1,
+            )),
+            (Ok(e), Ok(g)) => {
+                let mut rows = (0..e.len()).filter(|&row| e.scalar(row) != g.scalar(row));
+                match rows.next() {
+                    None => Ok(()),
+                    Some(row) => {
+                        let count = 1 + rows.count();
+                        Err(mismatch(row, text(e, row), text(g, row), count))
+                    }
+                }
+            }
+            _ => {
+                let show = |outcome: &Result<DecimalArray, DecimalError>| {
+                    outcome.as_ref().map_or_else(ToString::to_string, |_| "a result".into())
+                };
+                let row = [&expected, &got]
+                    .into_iter()
+                    .find_map(|outcome| match outcome {
+                        Err(DecimalError::UnaryOverflow { row, .. }) => Some(*row),
+                        _ => None,
+                    })
+                    .unwrap_or(0);
+                Err(mismatch(row, show(&expected), show(&got), 1))
+            }
+        }
+    }
+}
+
+/// A result of an operator of one operand that differs from the reference:
+/// the first row that differs, and how many do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnaryMismatch {
+    /// The operator.
+    pub op: UnaryOp,
+    /// The options of the call.
+    pub options: ArithmeticOptions,
+    /// The operand's type and shape.
+    pub operand: String,
+    /// The first row that differs (the row an error names, or 0).
+    pub row: usize,
+    /// The operand at that row, canonical text (`NULL` for null).
+    pub value: String,
+    /// What the reference gives (text, `NULL`, or the error).
+    pub expected: String,
+    /// What the kernel gives.
+    pub got: String,
+    /// How many rows differ (a whole-call difference counts as one).
+    pub count: usize,
+}
+
+impl core::fmt::Display for UnaryMismatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} rows differ from the reference for `{}` of a {} under {:?}; first, row {}: {} \
+             of {}: expected {}, got {}",
+            self.count,
+            self.op,
+            self.operand,
+            self.options,
+            self.row,
+            self.op,
+            self.value,
+            self.expected,
+            self.got
+        )
+    }
+}
+
+impl std::error::Error for UnaryMismatch {}
+
+/// Decodes `bytes` into a call of `rescale`, `neg` or `abs`, runs this
+/// crate's kernels on it and compares the result with the reference (bytes
+/// whose call a constructor rejects pass: the rejection is a typed error).
+///
+/// # Errors
+/// A [`UnaryMismatch`] when the kernels and the reference differ.
+pub fn check_unary_bytes(bytes: &[u8]) -> Result<(), UnaryMismatch> {
+    let Ok(case) = UnaryCase::decode(bytes) else {
+        return Ok(());
+    };
+    case.check_kernel(|op, operand, options| unary(op, operand, options))
+}
+
 /// Text that does not round-trip: what was parsed and what came back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextMismatch {
@@ -653,6 +894,87 @@ mod tests {
         for end in 0..=bytes.len() {
             check_bytes(BinaryOp::Mul, &bytes[..end])
                 .unwrap_or_else(|report| panic!("{end} bytes: {report}"));
+        }
+    }
+
+    /// A call of `op_byte` (0 `neg`, 1 `abs`, else `rescale` to `target`) on
+    /// a `decimal(10,2)` column of `rows` rows under FixedPoint (`knobs` as
+    /// in the format), followed by `column`.
+    fn unary_call(op_byte: u8, target: [u8; 2], knobs: u8, rows: u16, column: &[u8]) -> Vec<u8> {
+        let [lo, hi] = rows.to_le_bytes();
+        let mut bytes =
+            vec![0, knobs, op_byte, target[0], target[1], 10, 80, 0, 0, lo, hi, 0, 0, 0, 0, 0];
+        bytes.extend(column);
+        bytes
+    }
+
+    /// A target one digit narrower than the operand's type, at its scale.
+    const ONE_DIGIT_FEWER: [u8; 2] = [0x80 | 7, 0];
+
+    #[track_caller]
+    fn decode_unary(bytes: &[u8]) -> UnaryCase {
+        UnaryCase::decode(bytes).expect("the bytes describe a valid call")
+    }
+
+    /// The expected outcome of a unary call, and a check that this crate's
+    /// kernels agree with it.
+    #[track_caller]
+    fn expected_unary(case: &UnaryCase) -> Result<DecimalArray, DecimalError> {
+        case.check_kernel(|op, operand, options| unary(op, operand, options))
+            .unwrap_or_else(|report| panic!("{report}"));
+        case.expected()
+    }
+
+    #[rstest]
+    #[case::relative_narrower([0x80 | 7, 0], (9, 2))]
+    #[case::relative_lower_scale([0x80 | 8, 0xfd], (10, -1))]
+    #[case::relative_clamped([0x8f, 0x7f], (17, 17))]
+    #[case::absolute([5, 80], (5, 2))]
+    fn rescale_targets_decode(#[case] target: [u8; 2], #[case] (p, s): (u8, i8)) {
+        let case = decode_unary(&unary_call(2, target, ERROR, 1, &[]));
+        let to = DecimalType::try_new(p, s).unwrap();
+        assert_eq!(case.op(), UnaryOp::Rescale { to });
+    }
+
+    #[rstest]
+    #[case::first_row(0)]
+    #[case::last_of_first_chunk(63)]
+    #[case::first_of_second_block(512)]
+    #[case::last_row(4095)]
+    fn a_rescale_overflow_lands_on_the_row_placed(#[case] row: u16) {
+        // The largest decimal(10,2) does not fit decimal(9,2).
+        let largest = placed(0x01, row);
+        let case = decode_unary(&unary_call(2, ONE_DIGIT_FEWER, ERROR, 4096, &largest));
+        assert!(matches!(
+            expected_unary(&case),
+            Err(DecimalError::UnaryOverflow { row: r, .. }) if r == row.into()
+        ));
+        let case = decode_unary(&unary_call(2, ONE_DIGIT_FEWER, NULL, 4096, &largest));
+        let nulled = expected_unary(&case).expect("overflow nulls the row");
+        assert_eq!(null_rows(&nulled), [usize::from(row)]);
+    }
+
+    #[test]
+    fn a_negated_storage_minimum_overflows() {
+        // An unchecked i256 column of decimal(10,2) holding i256::MIN at row 3.
+        let [lo, hi] = 8u16.to_le_bytes();
+        let mut bytes = vec![0, NULL, 0, 0, 0, 10, 80, 0x02, 0x01, lo, hi, 0, 0, 0, 0, 0];
+        bytes.extend(placed(0x07, 3));
+        let case = decode_unary(&bytes);
+        assert_eq!(case.column.width(), StorageWidth::I256);
+        assert_eq!(case.column.values().get(3), Some(i256::MIN));
+        assert_eq!(null_rows(&expected_unary(&case).expect("nulled")), [3]);
+    }
+
+    #[test]
+    fn every_unary_prefix_decodes_without_panic() {
+        let largest = placed(0x01, 4095);
+        for op_byte in 0..3 {
+            let bytes = unary_call(op_byte, ONE_DIGIT_FEWER, ERROR, 4096, &largest);
+            for end in 0..=bytes.len() {
+                check_unary_bytes(&bytes[..end])
+                    .unwrap_or_else(|report| panic!("{end} bytes: {report}"));
+            }
         }
     }
 }

@@ -1,13 +1,14 @@
 //! Assertions on what a call returns: two outcomes of one call (a result
 //! array or an error each) set side by side, row by row, and a failure
 //! message naming the row, the operand types and widths, the inputs at that
-//! row and what each side gave there.
+//! row and what each side gave there. Calls of one operand ([`UnaryCall`])
+//! are held to the reference the same way.
 
 use std::fmt::Debug;
 
 use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalValues, Operand, binary,
-    conformance,
+    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalValues, Operand, Semantics,
+    UnaryOp, binary, conformance, unary,
 };
 
 /// The canonical text of an operand at `row`, as the failure errors carry it.
@@ -81,6 +82,89 @@ impl<'a> Call<'a> {
     }
 }
 
+/// What a failure message says of a call: its types, shapes and options, and
+/// its inputs at a row.
+pub trait Described {
+    /// The call's types, shapes and options.
+    fn describe(&self) -> String;
+    /// The inputs at `row`, as text.
+    fn inputs(&self, row: usize) -> String;
+}
+
+impl Described for Call<'_> {
+    fn describe(&self) -> String {
+        Call::describe(self)
+    }
+
+    fn inputs(&self, row: usize) -> String {
+        Call::inputs(self, row)
+    }
+}
+
+/// One call `op operand` under `options`, as a failure message names it.
+#[derive(Clone, Debug)]
+pub struct UnaryCall<'a> {
+    /// The operator.
+    pub op: UnaryOp,
+    /// The operand.
+    pub operand: Operand<'a>,
+    /// The options of the call.
+    pub options: ArithmeticOptions,
+    /// Where the call comes from (a case name).
+    pub context: String,
+}
+
+impl<'a> UnaryCall<'a> {
+    /// `op operand` under `options`.
+    pub fn new(op: UnaryOp, operand: impl Into<Operand<'a>>, options: &ArithmeticOptions) -> Self {
+        Self { op, operand: operand.into(), options: *options, context: String::new() }
+    }
+
+    /// The same call, named by `context` in failure messages.
+    pub fn in_context(self, context: impl Into<String>) -> Self {
+        Self { context: context.into(), ..self }
+    }
+
+    /// What the crate's kernels return.
+    pub fn run(&self) -> Outcome {
+        unary(self.op, self.operand, &self.options)
+    }
+
+    /// What `unary` must return: the exact reference's result, or, before
+    /// any row, `StorageTooNarrow` when the profile is Arrow at a width that
+    /// cannot store the result type (which `unary` checks and
+    /// `conformance::reference_unary` does not: it stores any result as wide
+    /// as it needs).
+    pub fn reference(&self) -> Outcome {
+        let result = self.op.result_type(self.operand.dtype());
+        if let Semantics::Arrow { width } = self.options.semantics()
+            && result.storage_width() > width
+        {
+            return Err(DecimalError::StorageTooNarrow { dtype: result, width });
+        }
+        conformance::reference_unary(self.op, self.operand, &self.options)
+    }
+}
+
+impl Described for UnaryCall<'_> {
+    fn describe(&self) -> String {
+        let context =
+            if self.context.is_empty() { String::new() } else { format!("{}: ", self.context) };
+        let operand = describe_operand(self.operand);
+        format!("{context}{} of {operand} under {:?}", self.op, self.options)
+    }
+
+    fn inputs(&self, row: usize) -> String {
+        format!("{} {}", self.op, operand_text(self.operand, row))
+    }
+}
+
+/// The crate's kernels give `call` what the exact reference gives it.
+#[track_caller]
+pub fn assert_unary_conforms(call: &UnaryCall<'_>) {
+    assert_same_outcome(call, ("kernel", &call.run()), ("reference", &call.reference()));
+}
+
 fn operand_text(operand: Operand<'_>, row: usize) -> String {
     match operand {
         Operand::Array(a) => match a.scalar(row) {
@@ -133,7 +217,9 @@ pub fn differing_rows(got: &DecimalArray, want: &DecimalArray) -> Vec<usize> {
 /// The row a failure names (0 for errors that name none).
 fn error_row(error: &DecimalError) -> usize {
     match error {
-        DecimalError::Overflow { row, .. } | DecimalError::DivideByZero { row, .. } => *row,
+        DecimalError::Overflow { row, .. }
+        | DecimalError::UnaryOverflow { row, .. }
+        | DecimalError::DivideByZero { row, .. } => *row,
         _ => 0,
     }
 }
@@ -144,7 +230,7 @@ fn error_row(error: &DecimalError) -> usize {
 /// (`"kernel"`, `"reference"`, `"arrow-arith"`).
 #[track_caller]
 pub fn assert_same_outcome(
-    call: &Call<'_>,
+    call: &impl Described,
     (got_name, got): (&str, &Outcome),
     (want_name, want): (&str, &Outcome),
 ) {
