@@ -109,7 +109,9 @@ pub fn reference_to<'a>(
 /// ```
 ///
 /// # Errors
-/// The first failing valid row under the `Error` overflow policy.
+/// The first failing valid row under the `Error` overflow policy. As for
+/// [`reference_to`], the result type is not checked against the profile's
+/// storage: an Arrow width too narrow for it is `unary`'s error alone.
 pub fn reference_unary<'a>(
     op: UnaryOp,
     operand: impl Into<Operand<'a>>,

@@ -84,7 +84,7 @@ pub enum DecimalError {
     /// let err = rescale(&a, to, &ArithmeticOptions::default()).unwrap_err();
     /// let op = UnaryOp::Rescale { to };
     /// assert_eq!(err, DecimalError::UnaryOverflow { row: 1, result_type: to, op, value: "123.45".into() });
-    /// assert_eq!(err.to_string(), "overflow at row 1: rescale to decimal(4,2) of 123.45 does not fit decimal(4,2)");
+    /// assert_eq!(err.to_string(), "overflow at row 1: rescale of 123.45 does not fit decimal(4,2)");
     /// # Ok::<(), DecimalError>(())
     /// ```
     UnaryOverflow {

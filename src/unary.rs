@@ -55,8 +55,8 @@ impl UnaryOp {
 impl fmt::Display for UnaryOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Rescale { to } => write!(f, "rescale to {to}"),
-            Self::Neg => f.write_str("-"),
+            Self::Rescale { .. } => f.write_str("rescale"),
+            Self::Neg => f.write_str("neg"),
             Self::Abs => f.write_str("abs"),
         }
     }
@@ -77,7 +77,7 @@ impl fmt::Display for UnaryOp {
 ///
 /// # Errors
 /// [`DecimalError::StorageTooNarrow`] when an Arrow profile's width cannot
-/// hold the result type; [`DecimalError::UnaryOverflow`] naming the first
+/// hold the result type (or is `I8` or `I16`, which Arrow does not have); [`DecimalError::UnaryOverflow`] naming the first
 /// failing valid row under the `Error` overflow policy.
 pub fn unary<'a>(
     op: UnaryOp,
@@ -86,12 +86,18 @@ pub fn unary<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
     let result = op.result_type(operand.dtype());
+    let too_narrow = |width| DecimalError::StorageTooNarrow { dtype: result, width };
+    // Arrow has no decimal narrower than Decimal32.
+    if let Semantics::Arrow { width } = options.semantics()
+        && width < StorageWidth::I32
+    {
+        return Err(too_narrow(width));
+    }
     let out_width = result_width(result, options).ok_or_else(|| {
-        let width = match options.semantics() {
+        too_narrow(match options.semantics() {
             Semantics::Arrow { width } => width,
             _ => result.storage_width(),
-        };
-        DecimalError::StorageTooNarrow { dtype: result, width }
+        })
     })?;
     unary_stored(op, operand, out_width, options)
 }

@@ -811,7 +811,7 @@ fn rescale_overflow(
     assert_error(
         run_unary(op, &a, &options),
         &DecimalError::UnaryOverflow { row, result_type: to, op, value: value.clone() },
-        &format!("overflow at row {row}: rescale to {to} of {value} does not fit {to}"),
+        &format!("overflow at row {row}: rescale of {value} does not fit {to}"),
     );
     let null = options.with_on_overflow(OverflowPolicy::Null);
     let got = run_unary(op, &a, &null).unwrap();
