@@ -1,4 +1,5 @@
-//! Every public entry point of the kernels crate, driven with specs no profile
+//! Every public entry point of the kernels crate (the operators of two
+//! operands and `rescale`, `neg`, `abs`), driven with specs no profile
 //! would produce: shifts across the whole `i32` (and `u32`) range,
 //! precisions 0 and 255, sums rescaled by any shift after alignment, zero divisors, every rounding mode and policy,
 //! empty, one-row and block-crossing inputs, mixed storage, scalars, and
@@ -8,8 +9,8 @@
 
 use decimal_kernels_native::NullBuffer;
 use decimal_kernels_native::{
-    Column, DivSpec, Frame, Input, KernelError, MulSpec, Output, OverflowPolicy, Policies,
-    RoundingMode, Storage, SumSpec, add, div, i256, mul, sub,
+    Column, DivSpec, Frame, Input, KernelError, MulSpec, Output, OverflowPolicy, Policies, RemSpec,
+    RescaleSpec, RoundingMode, Storage, SumSpec, abs, add, div, i256, mul, neg, rem, rescale, sub,
 };
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -30,6 +31,14 @@ enum Op {
     RescaledAdd,
     /// A difference aligned by a small shift, then rescaled by the hostile one.
     RescaledSub,
+    /// A remainder, the shift aligning one side by its sign.
+    Rem,
+    /// The left operand rescaled by the shift (the right one ignored).
+    Rescale,
+    /// The left operand negated (the shift and the right one ignored).
+    Neg,
+    /// The left operand's magnitude (the shift and the right one ignored).
+    Abs,
 }
 
 /// Alignment shifts of the rescaled sums, one per case (the left operand's
@@ -81,6 +90,13 @@ impl Spec {
     /// saturate the 512-bit type (more than 510 bits) while a saturated sum
     /// divided by `10^k` could still fit the precision (`10^(p+k) > 2^510`).
     fn may_refuse(&self, a: &[BigInt], b: &[BigInt]) -> bool {
+        // No two scales of -76..=76 are more than 152 digits apart.
+        if matches!(self.op, Op::Rem) {
+            return self.shift > 152;
+        }
+        if !matches!(self.op, Op::RescaledAdd | Op::RescaledSub) || self.shift <= 0 {
+            return false;
+        }
         // As the kernels measure: the length of `v` (or of `-v - 1` for a
         // negative `v`) plus a sign bit.
         let measured = |v: &BigInt| if v.is_negative() { -v - 1 } else { v.clone() }.bits() + 1;
@@ -88,11 +104,7 @@ impl Spec {
         let pow_bits = |k: i64| BigInt::from(10).pow(k.unsigned_abs() as u32).bits();
         let (ka, kb) = if self.alignment >= 0 { (self.alignment, 0) } else { (0, self.alignment) };
         let aligned = (bits(a) + pow_bits(ka)).max(bits(b) + pow_bits(kb)) + 1;
-        let beyond = pow_bits(i64::from(self.precision) + self.shift.min(1000)) > 510;
-        matches!(self.op, Op::RescaledAdd | Op::RescaledSub)
-            && self.shift > 0
-            && aligned > 510
-            && beyond
+        aligned > 510 && pow_bits(i64::from(self.precision) + self.shift.min(1000)) > 510
     }
 
     fn call<O: Storage>(
@@ -107,6 +119,16 @@ impl Spec {
             Op::Sub | Op::RescaledSub => sub(lhs, rhs, &self.sum(), frame),
             Op::Mul => mul(lhs, rhs, &MulSpec::new(shift, self.rounding, self.precision), frame),
             Op::Div => div(lhs, rhs, &DivSpec::new(shift, self.rounding, self.precision), frame),
+            Op::Rem => {
+                let k = self.shift.unsigned_abs().min(u64::from(u32::MAX)) as u32;
+                let (ka, kb) = if self.shift >= 0 { (k, 0) } else { (0, k) };
+                rem(lhs, rhs, &RemSpec::new(ka, kb, self.precision), frame)
+            }
+            Op::Rescale => {
+                rescale(lhs, &RescaleSpec::new(shift, self.rounding, self.precision), frame)
+            }
+            Op::Neg => neg(lhs, self.precision, frame),
+            Op::Abs => abs(lhs, self.precision, frame),
         }
     }
 
@@ -131,6 +153,15 @@ impl Spec {
             Op::Div if b.is_zero() => return Err(KernelError::DivideByZero { row: 0 }),
             Op::Div if k >= 0 => round(a * pow(k), b.clone(), self.rounding),
             Op::Div => round(a.clone(), b * pow(k), self.rounding),
+            Op::Rem if b.is_zero() => return Err(KernelError::DivideByZero { row: 0 }),
+            Op::Rem => {
+                let (a, b) = self.aligned(a, b);
+                a % b
+            }
+            Op::Rescale if k >= 0 => round(a.clone(), pow(k), self.rounding),
+            Op::Rescale => a * pow(k),
+            Op::Neg => -a,
+            Op::Abs => a.abs(),
         };
         let bound = BigInt::from(10).pow(u32::from(self.precision)) - 1;
         if value.abs() > bound { Err(KernelError::Overflow { row: 0 }) } else { Ok(value) }
@@ -346,7 +377,8 @@ fn drive(op: Op) {
             let empty: [i64; 0] = [];
             let frame = Frame::new(0);
             let out = spec.call::<i256>(Input::array(&empty[..]), Input::array(&empty[..]), &frame);
-            assert!(out.is_ok_and(|o| o.values.is_empty()) || precision > 76, "{spec:?}: empty");
+            let refused = precision > 76 || spec.may_refuse(&[], &[]);
+            assert!(out.is_ok_and(|o| o.values.is_empty()) || refused, "{spec:?}: empty");
             let one = [big(values[case % 36])];
             let zero = [BigInt::zero()];
             check::<i256>(
@@ -391,6 +423,26 @@ fn quotients_with_hostile_specs() {
 }
 
 #[test]
+fn remainders_with_hostile_specs() {
+    drive(Op::Rem);
+}
+
+#[test]
+fn rescales_with_hostile_specs() {
+    drive(Op::Rescale);
+}
+
+#[test]
+fn negations_with_hostile_specs() {
+    drive(Op::Neg);
+}
+
+#[test]
+fn absolute_values_with_hostile_specs() {
+    drive(Op::Abs);
+}
+
+#[test]
 fn sums_shifting_both_sides_are_rejected() {
     let a = [1i64];
     for (l, r) in [(1, 1), (u32::MAX, u32::MAX), (1, u32::MAX)] {
@@ -407,7 +459,18 @@ fn blocks_beyond_the_first_with_hostile_specs() {
     let divisors: Vec<i256> = values.iter().rev().copied().collect();
     let (left, right) = (Columns::new(&values), Columns::new(&divisors));
     let nulls = NullBuffer::from((0..values.len()).map(|i| i % 7 != 6).collect::<Vec<_>>());
-    let ops = [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::RescaledAdd, Op::RescaledSub];
+    let ops = [
+        Op::Add,
+        Op::Sub,
+        Op::Mul,
+        Op::Div,
+        Op::RescaledAdd,
+        Op::RescaledSub,
+        Op::Rem,
+        Op::Rescale,
+        Op::Neg,
+        Op::Abs,
+    ];
     for (n, op) in ops.into_iter().enumerate() {
         for (m, shift) in [-3i64, 0, 2, 155].into_iter().enumerate() {
             let (rounding, alignment) = (ROUNDINGS[(n + m) % 5], ALIGNMENTS[(n + m) % 6]);
