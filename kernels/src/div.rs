@@ -287,7 +287,7 @@ pub(crate) fn estimate_serves(width: WorkWidth, divisor_bits: u32) -> bool {
 }
 
 /// [`div`] in work type `W`, dividing by `D`.
-fn divide<W: Work, D: Division<W>>(
+pub(crate) fn divide<W: Work, D: Division<W>>(
     lhs: &Input<'_>,
     rhs: &Input<'_>,
     spec: &DivSpec,

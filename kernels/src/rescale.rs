@@ -9,7 +9,9 @@
 //! when `|r| > 10^p' - 1`.
 //!
 //! The division by `10^k` is a multiply-high by a prepared constant (as in a
-//! rescaled product), so no row divides. The call runs in the narrowest work
+//! rescaled product), so no row divides; in `i64` work on a CPU with AVX-512
+//! it is instead the floating-point estimate with exact correction of `div`
+//! by one divisor, which vectorizes there. The call runs in the narrowest work
 //! type holding the operand's values, and for appended digits the result
 //! before its check: a `Decimal256` column of money rescales in `i64`.
 //! A unary operator, it runs on the shared binary loops with a zero in place
@@ -21,6 +23,7 @@ use crate::arity::{
     Frame, KernelError, OVERFLOW, Output, RowKernel, output, overflow_flag, run_multiversioned,
 };
 use crate::column::{Input, Sink};
+use crate::div::{DivSpec, EstimatedDivision, divide, estimate_serves};
 use crate::plan::{WorkWidth, needs_check, plan, shift_bits, with_work};
 use crate::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::storage::Storage;
@@ -173,6 +176,16 @@ fn rescaled(
     let p =
         plan(input, &zero, WorkWidth::I128, |bits, _| WorkWidth::for_bits(spec.work_bits(bits)));
     let checked = needs_check(spec.work_bits(p.lhs), spec.result_precision);
+    let k = spec.shift.unsigned_abs();
+    if spec.shift > 0 && estimate_serves(p.width, shift_bits(k)) {
+        // In i64 on AVX-512 a quotient by the one divisor 10^k vectorizes as
+        // a floating-point estimate with exact correction, where the 64-bit
+        // multiply-high of the prepared divisor runs row by row: the same
+        // rounded quotient, from `div`'s scalar-divisor loop.
+        let divisor = Input::scalar(i64::pow10(k));
+        let quotient = DivSpec::new(0, spec.rounding, spec.result_precision);
+        return divide::<i64, EstimatedDivision>(input, &divisor, &quotient, frame, sink);
+    }
     let (a, b) = (input, &zero);
     with_work!(p.width, W => {
         let c = ScaleConstants::<W>::new(spec.shift.unsigned_abs(), spec.result_precision);
@@ -245,6 +258,31 @@ mod tests {
         // The storage's minimum is an overflow, never a wrap.
         assert_eq!(one(i256::MIN, spec(0, RoundingMode::HalfUp, 38)), None);
         assert_eq!(one(i256::MIN, spec(-100, RoundingMode::HalfUp, 38)), None);
+    }
+
+    /// The `i64` rescale by a prepared divisor (the loop of CPUs without
+    /// AVX-512) and the estimated quotient `rescale` takes on AVX-512 agree
+    /// on every mode and shift, ties and bounds included.
+    #[test]
+    fn both_i64_divisions_agree() {
+        use crate::testing::{assert_same_outcome, call, values};
+        let ties: Vec<i64> =
+            (0..18).map(|k| 5 * 10i64.pow(k) * if k % 2 == 0 { 1 } else { -1 }).collect();
+        let a = [values(3000, 62, 17), ties, vec![i64::MAX, -i64::MAX, 0]].concat();
+        let null = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
+        let frame = Frame::new(a.len()).with_policies(null);
+        for shift in [1, 2, 9, 18] {
+            for mode in RoundingMode::ALL {
+                let spec = spec(shift, mode, 15);
+                let constants = ScaleConstants::<i64>::new(shift.unsigned_abs(), 15);
+                let zero = Input::scalar(0i8);
+                let prepared = with_rounding!(mode, R => {
+                    call::<i64, i64, DroppedDigits<R>>(Input::array(&a[..]), zero, constants, &frame)
+                });
+                let chosen = rescale::<i64>(Input::array(&a[..]), &spec, &frame);
+                assert_same_outcome(prepared, chosen, &format!("{spec:?}"));
+            }
+        }
     }
 
     #[test]
