@@ -5,9 +5,22 @@
 //! then times each. Cases: Arrow profile against `arrow_arith::numeric` for
 //! `Decimal64(15,2)`, `Decimal128(15,2)`, `Decimal128(38,10)`,
 //! `Decimal256(40,2)` with money-like values, `Decimal256(60,10) ⊕ (40,10)`
-//! with ~40-digit values; add, sub, mul, div and array ÷ scalar; FixedPoint
-//! HalfUp multiply at (38,2) against `multiply_fixed_point_checked`; a plain
-//! `wrapping_add` loop over the same i128 buffers as the machine's limit.
+//! with ~40-digit values; add, sub, mul, div, rem, array ÷ scalar and array %
+//! scalar (the right column's row 1), and for `Decimal128(38,10)` neg;
+//! FixedPoint HalfUp multiply at (38,2) against `multiply_fixed_point_checked`;
+//! plain `wrapping_add` and `wrapping_neg` loops over the same i128 buffers as
+//! the machine's limit. Money-like columns hold stored magnitudes uniform in
+//! `[1, 10^12)` (~40 bits), of either sign, never zero; the right column is a
+//! factor in `[1, 10^6)` (~20 bits), or money too for `Decimal256(40,2)`, so
+//! a remainder divides a dividend mostly larger than its divisor, which is
+//! never zero. Neg negates the left column, built with its precision checked
+//! (`DecimalArray::try_new`), so no row can overflow.
+//!
+//! Rescale (a cast, half up) of money at scale 4, stored magnitudes uniform
+//! in `[1, 10^14)` (~47 bits, one row in a hundred a tie), of either sign,
+//! against `arrow_cast::cast` (which rounds half away from zero), each side
+//! taking and returning an Arrow array: `Decimal128(15,4)` to
+//! `Decimal128(15,2)`, and `Decimal256(40,4)` to `Decimal128(38,2)`.
 //!
 //! Spark profile (`arrow::binary` with `ArithmeticOptions::spark()`),
 //! `Decimal128(38,18)` mul and div to Spark's `Decimal128(38,6)`, against
@@ -31,6 +44,10 @@
 
 include!("../tests/support/arrow_crates.rs");
 
+// arrow-cast is a dependency of the library itself, renamed under `arrow_59`.
+#[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
+extern crate arrow_cast_59 as arrow_cast;
+
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -45,7 +62,7 @@ use arrow_schema::DataType;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalNative, DecimalScalar, DecimalType,
-    RoundingMode, StorageWidth, binary,
+    OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, binary, rescale, unary,
 };
 
 /// A deterministic generator.
@@ -205,18 +222,29 @@ fn arrow_op(
         BinaryOp::Sub => numeric::sub,
         BinaryOp::Mul => numeric::mul,
         BinaryOp::Div => numeric::div,
+        BinaryOp::Rem => numeric::rem,
         other => panic!("arrow-arith has no kernel for {other}"),
     }
 }
 
-/// An Arrow-profile case: two columns of one Arrow decimal type.
+fn arrow_unary_op(op: UnaryOp) -> fn(&dyn Array) -> Result<ArrayRef, arrow_schema::ArrowError> {
+    match op {
+        UnaryOp::Neg => numeric::neg,
+        other => panic!("arrow-arith has no kernel for {other}"),
+    }
+}
+
+/// An Arrow-profile case: two columns of one Arrow decimal type; `scalar`:
+/// also the left column ÷ and % one value (the right column's row 1);
+/// `unary_ops` on the left column.
 fn arrow_case<T: ArrowDecimal>(
     c: &mut Criterion,
     name: &str,
     width: StorageWidth,
     (lhs, rhs): (PrimitiveArray<T>, PrimitiveArray<T>),
     ops: &[BinaryOp],
-    scalar_div: bool,
+    scalar: bool,
+    unary_ops: &[UnaryOp],
 ) where
     T::Native: DecimalNative,
 {
@@ -233,15 +261,27 @@ fn arrow_case<T: ArrowDecimal>(
         };
         bench_pair(c, name, &format!("{op:?}").to_lowercase(), len, pair);
     }
-    if scalar_div {
+    if scalar {
         let divisor = rhs.slice(1, 1);
-        let scalar = DecimalScalar::from_stored(b.dtype(), b.values().get(1).unwrap()).unwrap();
+        let value = DecimalScalar::from_stored(b.dtype(), b.values().get(1).unwrap()).unwrap();
+        for op in [BinaryOp::Div, BinaryOp::Rem] {
+            let (a, l, divisor, value) = (a.clone(), lhs.clone(), divisor.clone(), value.clone());
+            let f = arrow_op(op);
+            let pair = Pair {
+                ours: Box::new(move || binary(op, &a, &value, &opts).unwrap()),
+                arrow: Box::new(move || f(&l, &Scalar::new(divisor.clone())).unwrap()),
+            };
+            bench_pair(c, name, &format!("{op:?}_scalar").to_lowercase(), len, pair);
+        }
+    }
+    for &op in unary_ops {
         let (a, l) = (a.clone(), lhs.clone());
+        let f = arrow_unary_op(op);
         let pair = Pair {
-            ours: Box::new(move || binary(BinaryOp::Div, &a, &scalar, &opts).unwrap()),
-            arrow: Box::new(move || numeric::div(&l, &Scalar::new(divisor.clone())).unwrap()),
+            ours: Box::new(move || unary(op, &a, &opts).unwrap()),
+            arrow: Box::new(move || f(&l).unwrap()),
         };
-        bench_pair(c, name, "div_scalar", len, pair);
+        bench_pair(c, name, &format!("{op:?}").to_lowercase(), len, pair);
     }
 }
 
@@ -283,7 +323,7 @@ fn arrow_profile(c: &mut Criterion) {
                 money::<Decimal64Type>(rng, FACTOR, len, 15, 2, with_nulls, |v| v as i64),
             )
         };
-        arrow_case(c, &format!("d64_15_2{suffix}"), StorageWidth::I64, pair(rng), &all, false);
+        arrow_case(c, &format!("d64_15_2{suffix}"), StorageWidth::I64, pair(rng), &all, false, &[]);
         let pair = |rng: &mut Rng, p, s| {
             (
                 money::<Decimal128Type>(rng, MONEY, len, p, s, with_nulls, |v| v),
@@ -297,6 +337,7 @@ fn arrow_profile(c: &mut Criterion) {
             pair(rng, 15, 2),
             &all,
             true,
+            &[],
         );
         arrow_case(
             c,
@@ -305,6 +346,7 @@ fn arrow_profile(c: &mut Criterion) {
             pair(rng, 38, 10),
             &all,
             true,
+            &[UnaryOp::Neg],
         );
         let wide = |rng: &mut Rng, p, s| {
             money::<Decimal256Type>(rng, MONEY, len, p, s, with_nulls, i256::from_i128)
@@ -316,6 +358,7 @@ fn arrow_profile(c: &mut Criterion) {
             (wide(rng, 40, 2), wide(rng, 40, 2)),
             &all,
             true,
+            &[],
         );
         let digits = |rng: &mut Rng, p, s, d| {
             let values = (0..len).map(|_| rng.digits(d)).collect();
@@ -329,6 +372,7 @@ fn arrow_profile(c: &mut Criterion) {
             wide_pair,
             &[BinaryOp::Add, BinaryOp::Sub, BinaryOp::Div],
             false,
+            &[],
         );
     }
 }
@@ -351,31 +395,120 @@ fn fixed_point_multiply(c: &mut Criterion) {
     }
 }
 
+/// The sizes timed against a plain loop: those without nulls.
+fn limit_sizes() -> impl Iterator<Item = usize> {
+    sizes().into_iter().filter(|&(_, with_nulls)| !with_nulls).map(|(len, _)| len)
+}
+
+/// Our call against a plain loop over the same `i128` buffers that allocates
+/// its output, the machine's limit for the operator; first checked to give
+/// the same values.
+fn bench_limit(
+    c: &mut Criterion,
+    group: &str,
+    case: &str,
+    ours: impl Fn() -> DecimalArray,
+    plain: impl Fn() -> ScalarBuffer<i128>,
+) {
+    let (got, want) = (ours(), plain());
+    assert_eq!(got.rows(), want.len(), "{group}/{case}: length");
+    for (i, &v) in want.iter().enumerate() {
+        assert_eq!(got.row(i), Some(i256::from_i128(v)), "{group}/{case}: row {i}");
+    }
+    let len = want.len();
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Elements(len as u64));
+    g.bench_function(BenchmarkId::new(format!("{case}/ours"), len), |bench| {
+        bench.iter(|| black_box(ours()))
+    });
+    g.bench_function(BenchmarkId::new(format!("{case}/wrapping_loop"), len), |bench| {
+        bench.iter(|| black_box(plain()))
+    });
+    g.finish();
+}
+
 /// The machine's limit for add: a plain wrapping loop that allocates its output.
 fn wrapping_add_limit(c: &mut Criterion) {
-    for (len, with_nulls) in sizes() {
-        if with_nulls {
-            continue;
-        }
+    for len in limit_sizes() {
         let rng = &mut Rng(7 ^ len as u64);
         let lhs = money::<Decimal128Type>(rng, MONEY, len, 15, 2, false, |v| v);
         let rhs = money::<Decimal128Type>(rng, FACTOR, len, 15, 2, false, |v| v);
         let (a, b) = (ours(&lhs), ours(&rhs));
         let opts = ArithmeticOptions::arrow(StorageWidth::I128);
         let (x, y) = (lhs.values().clone(), rhs.values().clone());
-        let mut g = c.benchmark_group("d128_15_2_add_limit");
-        g.throughput(Throughput::Elements(len as u64));
-        g.bench_function(BenchmarkId::new("add/ours", len), |bench| {
-            bench.iter(|| black_box(binary(BinaryOp::Add, &a, &b, &opts).unwrap()))
-        });
-        g.bench_function(BenchmarkId::new("add/wrapping_loop", len), |bench| {
-            bench.iter(|| {
-                let out: Vec<i128> =
-                    x.iter().zip(y.iter()).map(|(p, q)| p.wrapping_add(*q)).collect();
-                black_box(ScalarBuffer::from(out))
-            })
-        });
-        g.finish();
+        bench_limit(
+            c,
+            "d128_15_2_add_limit",
+            "add",
+            || binary(BinaryOp::Add, &a, &b, &opts).unwrap(),
+            || {
+                ScalarBuffer::from(
+                    x.iter().zip(y.iter()).map(|(p, q)| p.wrapping_add(*q)).collect::<Vec<_>>(),
+                )
+            },
+        );
+    }
+}
+
+/// The machine's limit for neg of a column with a declared precision (which
+/// no negation overflows): a plain wrapping loop that allocates its output.
+fn wrapping_neg_limit(c: &mut Criterion) {
+    for len in limit_sizes() {
+        let rng = &mut Rng(11 ^ len as u64);
+        let column = money::<Decimal128Type>(rng, MONEY, len, 38, 10, false, |v| v);
+        let a = ours(&column);
+        let opts = ArithmeticOptions::arrow(StorageWidth::I128);
+        let x = column.values().clone();
+        bench_limit(
+            c,
+            "d128_38_10_neg_limit",
+            "neg",
+            || unary(UnaryOp::Neg, &a, &opts).unwrap(),
+            || ScalarBuffer::from(x.iter().map(|v| v.wrapping_neg()).collect::<Vec<_>>()),
+        );
+    }
+}
+
+/// Money at scale 4: below 10^14 as stored integers (10 integer digits).
+const MONEY_4: u128 = 10_u128.pow(14);
+
+/// A cast of an Arrow decimal column to `to`, stored as `Decimal128`, half
+/// up: ours from and back to Arrow arrays (neither conversion copies), with
+/// a null where a value overflows (the `Null` policy), as
+/// `arrow_cast::cast` does with its default options; arrow-cast rounds half
+/// away from zero.
+fn rescale_case<T: ArrowDecimal>(
+    c: &mut Criterion,
+    name: &str,
+    column: PrimitiveArray<T>,
+    to: DecimalType,
+) {
+    let len = column.len();
+    let opts = ArithmeticOptions::arrow(StorageWidth::I128)
+        .with_rounding(RoundingMode::HalfUp)
+        .with_on_overflow(OverflowPolicy::Null);
+    let to_type = decimal_kernels::arrow::data_type(to, StorageWidth::I128);
+    let column: ArrayRef = Arc::new(column);
+    let source = column.clone();
+    let pair = Pair {
+        ours: Box::new(move || {
+            let a = DecimalArray::from_arrow(source.as_ref()).unwrap();
+            rescale(&a, to, &opts).unwrap().to_arrow()
+        }),
+        arrow: Box::new(move || arrow_cast::cast(column.as_ref(), &to_type).unwrap()),
+    };
+    bench_pair(c, name, "rescale", len, pair);
+}
+
+fn rescale_casts(c: &mut Criterion) {
+    let to = |p, s| DecimalType::try_new(p, s).unwrap();
+    for (len, with_nulls) in sizes() {
+        let suffix = if with_nulls { "_nulls" } else { "" };
+        let rng = &mut Rng(0x6a09_e667_f3bc_c909 ^ len as u64);
+        let narrow = money::<Decimal128Type>(rng, MONEY_4, len, 15, 4, with_nulls, |v| v);
+        rescale_case(c, &format!("d128_15_4_to_d128_15_2_half_up{suffix}"), narrow, to(15, 2));
+        let wide = money::<Decimal256Type>(rng, MONEY_4, len, 40, 4, with_nulls, i256::from_i128);
+        rescale_case(c, &format!("d256_40_4_to_d128_38_2_half_up{suffix}"), wide, to(38, 2));
     }
 }
 
@@ -477,5 +610,13 @@ fn spark_profile(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, arrow_profile, fixed_point_multiply, wrapping_add_limit, spark_profile);
+criterion_group!(
+    benches,
+    arrow_profile,
+    fixed_point_multiply,
+    wrapping_add_limit,
+    wrapping_neg_limit,
+    rescale_casts,
+    spark_profile
+);
 criterion_main!(benches);
