@@ -1,28 +1,46 @@
 //! arrow-rs interop: zero-copy conversions between [`DecimalArray`] and Arrow
-//! decimal arrays, and [`add`], [`sub`], [`mul`], [`div`] with the signatures,
-//! result types and values of `arrow_arith::numeric` on `Decimal32`,
-//! `Decimal64`, `Decimal128` and `Decimal256`, computed by this crate's kernels.
+//! decimal arrays; [`add`], [`sub`], [`mul`], [`div`], [`rem`] with the
+//! signatures, result types and values of `arrow_arith::numeric` on
+//! `Decimal32`, `Decimal64`, `Decimal128` and `Decimal256`; and [`cast`], a
+//! drop-in for `arrow_cast::cast_with_options` whose decimal-to-decimal casts
+//! are computed by this crate's kernels.
 //!
 //! - [`DecimalArray::from_arrow`] and [`DecimalArray::to_arrow`] share the
 //!   values buffer and the validity bitmap (a sliced array keeps its offset);
 //!   only `i8`/`i16` storage is widened, to `Decimal32`.
-//! - [`add`], [`sub`], [`mul`], [`div`] take two [`Datum`]s of one Arrow
-//!   decimal width (arrays or [`Scalar`](arrow_array::Scalar)s on either side)
-//!   and use the Arrow profile, [`ArithmeticOptions::arrow`], at that width:
-//!   Arrow's result types, truncation, [`ArrowError::ArithmeticOverflow`] and
-//!   [`ArrowError::DivideByZero`] for the first failing row, a null row where
-//!   either side is null.
-//!
+//! - [`add`], [`sub`], [`mul`], [`div`], [`rem`] take two [`Datum`]s of one
+//!   Arrow decimal width (arrays or [`Scalar`](arrow_array::Scalar)s on either
+//!   side) and use the Arrow profile, [`ArithmeticOptions::arrow`], at that
+//!   width: Arrow's result types, truncation, [`ArrowError::ArithmeticOverflow`]
+//!   and [`ArrowError::DivideByZero`] for the first failing row, a null row
+//!   where either side is null.
+//! - [`cast`] takes arrow-cast's `CastOptions`: a decimal cast rounds half
+//!   away from zero, a value beyond the target precision is a null row
+//!   (`safe: true`) or arrow-cast's error (`safe: false`); any cast that is not
+//!   decimal to decimal is passed to arrow-cast unchanged.
 //! - [`result_data_type`] plans a result's Arrow type from the operands' Arrow
 //!   types under any profile; [`DecimalScalar::from_arrow`] reads an Arrow
 //!   scalar; a [`DecimalError`] converts into an [`ArrowError`], so `?` works in
 //!   functions returning Arrow's error.
 //!
-//! Two deliberate differences from `arrow_arith::numeric`: a result is checked
-//! against its result precision (arrow can return a value beyond the precision
-//! its type declares; here that is an overflow), and a result that fits is
-//! returned even where arrow fails on an intermediate (`10^k`, or an operand
-//! scaled by it, overflowing the native width).
+//! Deliberate differences, each where arrow-rs is not exact:
+//!
+//! - From `arrow_arith::numeric`: a result is checked against its result
+//!   precision (arrow can return a value beyond the precision its type
+//!   declares; here that is an overflow), and a result that fits is returned
+//!   even where arrow fails on an intermediate (`10^k`, or an operand scaled by
+//!   it, overflowing the native width). For [`rem`], that is a remainder whose
+//!   operands arrow cannot align at the larger scale: arrow-arith 60 fails the
+//!   call with an overflow, and arrow-arith 59, which computes `10^k` with
+//!   wrapping, can return a wrong remainder.
+//! - From `arrow_cast`: where arrow-cast fails a whole call because a scale
+//!   rises by more digits than the target width has (even under `safe: true`,
+//!   even for zeros), each row is cast here; values beyond their source
+//!   precision are checked against the target precision in every cast (the
+//!   same type included), where arrow-cast passes some on unchecked; arrow-cast
+//!   59's `i8` scale arithmetic, which overflows for wide `Decimal256` scale
+//!   changes, is exact here; an invalid target type fails before any row. The
+//!   [`cast`] docs give each case.
 //!
 //! The arrow-rs major is the one selected by the crate's feature, `arrow_60`
 //! (the default) or `arrow_59`; an application enables the one its own arrow
@@ -54,18 +72,25 @@
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type};
+use arrow_array::types::{
+    Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type, DecimalType as ArrowDecimalType,
+    validate_decimal_precision_and_scale,
+};
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, Datum, PrimitiveArray};
-use arrow_buffer::{NullBuffer, ScalarBuffer};
+use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
 use crate::array::{DecimalArray, DecimalValues};
 use crate::dispatch::{Operand, compute};
 use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, BinaryOp, Semantics};
+use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Semantics};
 use crate::profile::{result_type, result_width};
+use crate::reference::rescaled;
 use crate::scalar::DecimalScalar;
+use crate::text::{bigint_to_i256, i256_to_bigint};
 use crate::types::{DecimalType, StorageWidth};
+use crate::unary::{UnaryOp, unary_stored};
 
 #[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
 impl DecimalArray {
@@ -181,7 +206,8 @@ impl DecimalScalar {
 }
 
 /// An Arrow error carrying this crate's message, in the variant arrow-rs uses
-/// for the same failure: `ArithmeticOverflow`, `DivideByZero` (which carries no
+/// for the same failure: `ArithmeticOverflow` (after an operator of two
+/// operands or of one, as arrow-arith's `neg`), `DivideByZero` (which carries no
 /// message, so the row is dropped), `ComputeError` for operands of different
 /// lengths, `ParseError`, and `InvalidArgumentError` for everything else. So
 /// `?` works on this crate's results in functions returning `ArrowError`.
@@ -206,7 +232,9 @@ impl From<DecimalError> for ArrowError {
     fn from(error: DecimalError) -> Self {
         let message = error.to_string();
         match error {
-            DecimalError::Overflow { .. } => Self::ArithmeticOverflow(message),
+            DecimalError::Overflow { .. } | DecimalError::UnaryOverflow { .. } => {
+                Self::ArithmeticOverflow(message)
+            }
             DecimalError::DivideByZero { .. } => Self::DivideByZero,
             DecimalError::LengthMismatch { .. } => Self::ComputeError(message),
             DecimalError::Parse { .. } => Self::ParseError(message),
@@ -554,6 +582,180 @@ pub fn rem(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
     arithmetic(BinaryOp::Rem, lhs, rhs)
 }
 
+/// `array` cast to `to_type`, as `arrow_cast::cast_with_options(array,
+/// to_type, options)` casts it: the same parameters, so a drop-in. A cast
+/// from an Arrow decimal (`Decimal32`, `Decimal64`, `Decimal128`,
+/// `Decimal256`) to an Arrow decimal (any of the four, any precision and
+/// scale, negative scales included) runs through this crate's rescale kernel
+/// ([`UnaryOp::Rescale`]) with arrow-cast's result:
+///
+/// - digits dropped from the scale round half away from zero
+///   ([`RoundingMode::HalfUp`]) at every pair of widths: `-1.255` at scale 2
+///   is `-1.26`;
+/// - a value beyond the target precision is a null row under `safe: true`;
+///   under `safe: false` the first such valid row fails the call, with
+///   arrow-cast's error: [`ArrowError::InvalidArgumentError`] with arrow-rs's
+///   "too large (small) to store" message where the cast value fits the
+///   target's native integer, [`ArrowError::CastError`] ("Cannot cast to
+///   Decimal32(9, 2). Overflowing on 123") where it does not;
+/// - the result's type is exactly `to_type`, its nulls those of `array`
+///   (and of the rows that did not fit).
+///
+/// Every other cast (a source or target that is not an Arrow decimal) is
+/// `arrow_cast::cast_with_options` itself.
+///
+/// Deliberate differences from arrow-cast (`cast/decimal.rs` of arrow-cast
+/// 59.3 and 60.1), all where arrow-cast is not exact:
+///
+/// - A scale raised by more digits than the target width's maximum
+///   precision (`Decimal32(9, 0)` to `Decimal32(9, 9)` is fine, from scale
+///   -1 it is not): arrow-cast fails the whole call ("Value overflows for
+///   output scale"), even under `safe: true` and for zeros and nulls; here
+///   each row is cast (zero stays zero, any other value overflows).
+/// - Values beyond their declared source precision, which arrow-rs arrays can
+///   hold: rescaled exactly and checked against the target precision, in
+///   every cast including one to the same type; arrow-cast passes them on
+///   unchecked wherever the types alone prove that in-precision values fit
+///   (the same type, the same scale with no fewer digits, enough digits for
+///   the scale change), and panics where such a value then misses a narrower
+///   target width.
+/// - arrow-cast 59 computes the scale change, and the digits it needs, in
+///   `i8`: past 127 (a `Decimal256(76, 0)` raised to scale 60, scales far
+///   below zero) that panics where overflow checks are on and wraps, skipping
+///   the precision check, where they are off. Here the cast is exact.
+/// - A target type its Arrow width cannot have (`Decimal32(10, 2)`) fails
+///   with arrow-rs's type error before any row is read (arrow-cast may first
+///   report a failing row); a decimal with a scale below -76, which arrow-rs
+///   accepts, is an [`ArrowError::InvalidArgumentError`] here.
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_cast_59 as arrow_cast;
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+/// use arrow_array::{Array, Decimal32Array, Decimal128Array};
+/// use arrow_cast::CastOptions;
+/// use arrow_schema::{ArrowError, DataType};
+/// use decimal_kernels::arrow;
+/// let a = Decimal128Array::from(vec![Some(-1_255), Some(99_995), None])
+///     .with_precision_and_scale(10, 3)?;
+/// // To Decimal32(4, 2): -1.255 rounds half away from zero to -1.26; 99.995
+/// // rounds to 100.00, beyond 4 digits, so a null row under `safe: true`.
+/// let safe = CastOptions { safe: true, ..CastOptions::default() };
+/// let cast = arrow::cast(&a, &DataType::Decimal32(4, 2), &safe)?;
+/// let cast = cast.as_any().downcast_ref::<Decimal32Array>().expect("Decimal32");
+/// assert_eq!(cast.data_type(), &DataType::Decimal32(4, 2));
+/// assert_eq!((cast.value(0), cast.is_null(1), cast.is_null(2)), (-126, true, true));
+/// // Under `safe: false` the row fails the call, with arrow-cast's error.
+/// let strict = CastOptions { safe: false, ..CastOptions::default() };
+/// let err = arrow::cast(&a, &DataType::Decimal32(4, 2), &strict).unwrap_err();
+/// assert!(matches!(err, ArrowError::InvalidArgumentError(_)), "{err}");
+/// assert!(err.to_string().contains("100.00 is too large to store in a Decimal32 of precision 4"), "{err}");
+/// // Any other cast is arrow-cast's own.
+/// let text = arrow::cast(&a, &DataType::Utf8, &safe)?;
+/// assert_eq!(text.data_type(), &DataType::Utf8);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As above for a decimal cast under `safe: false`; arrow-rs's type error
+/// ([`ArrowError::InvalidArgumentError`]) for a target type invalid for its
+/// Arrow width, and [`ArrowError::InvalidArgumentError`] for a decimal type
+/// outside this crate's range; otherwise what `arrow_cast::cast_with_options`
+/// returns.
+pub fn cast(
+    array: &dyn Array,
+    to_type: &DataType,
+    options: &CastOptions<'_>,
+) -> Result<ArrayRef, ArrowError> {
+    if decimal_width(array.data_type()).is_none() || decimal_width(to_type).is_none() {
+        return arrow_cast::cast_with_options(array, to_type, options);
+    }
+    validate_arrow_decimal(to_type)?;
+    let (to, width) = decimal_type(to_type)?;
+    let decimals = DecimalArray::from_arrow(array)?;
+    let on_overflow = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
+    let rescale = ArithmeticOptions::arrow(width)
+        .with_rounding(RoundingMode::HalfUp)
+        .with_on_overflow(on_overflow);
+    match unary_stored(UnaryOp::Rescale { to }, Operand::Array(&decimals), width, &rescale) {
+        Ok(cast) => Ok(cast.to_arrow()),
+        Err(DecimalError::UnaryOverflow { row, .. }) => Err(cast_error(&decimals, row, to_type)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The Arrow width of a decimal type, `None` for any other type.
+fn decimal_width(data_type: &DataType) -> Option<StorageWidth> {
+    match data_type {
+        DataType::Decimal32(..) => Some(StorageWidth::I32),
+        DataType::Decimal64(..) => Some(StorageWidth::I64),
+        DataType::Decimal128(..) => Some(StorageWidth::I128),
+        DataType::Decimal256(..) => Some(StorageWidth::I256),
+        _ => None,
+    }
+}
+
+/// arrow-rs's own check of a decimal type against its width (the check and
+/// the error arrow-cast's result goes through).
+fn validate_arrow_decimal(data_type: &DataType) -> Result<(), ArrowError> {
+    match *data_type {
+        DataType::Decimal32(p, s) => validate_decimal_precision_and_scale::<Decimal32Type>(p, s),
+        DataType::Decimal64(p, s) => validate_decimal_precision_and_scale::<Decimal64Type>(p, s),
+        DataType::Decimal128(p, s) => validate_decimal_precision_and_scale::<Decimal128Type>(p, s),
+        DataType::Decimal256(p, s) => validate_decimal_precision_and_scale::<Decimal256Type>(p, s),
+        _ => Ok(()),
+    }
+}
+
+/// arrow-cast's error for the first row of `from` that does not fit
+/// `to_type`: its precision error when the cast value fits the target's
+/// native integer, its overflow error naming the source value otherwise.
+fn cast_error(from: &DecimalArray, row: usize, to_type: &DataType) -> ArrowError {
+    let value = from.values().get(row).unwrap_or(i256::ZERO);
+    let exact = decimal_type(to_type).ok().and_then(|(to, _)| {
+        let exact = rescaled(
+            &i256_to_bigint(value),
+            from.dtype().scale(),
+            to.scale(),
+            RoundingMode::HalfUp,
+        );
+        bigint_to_i256(&exact)
+    });
+    let narrow = |v: i256| v.to_i128();
+    match *to_type {
+        DataType::Decimal32(p, s) => {
+            let exact = exact.and_then(narrow).and_then(|v| i32::try_from(v).ok());
+            precision_error::<Decimal32Type>(exact, value, p, s)
+        }
+        DataType::Decimal64(p, s) => {
+            let exact = exact.and_then(narrow).and_then(|v| i64::try_from(v).ok());
+            precision_error::<Decimal64Type>(exact, value, p, s)
+        }
+        DataType::Decimal128(p, s) => {
+            precision_error::<Decimal128Type>(exact.and_then(narrow), value, p, s)
+        }
+        DataType::Decimal256(p, s) => precision_error::<Decimal256Type>(exact, value, p, s),
+        _ => ArrowError::CastError(format!("Cannot cast to {to_type}. Overflowing on {value}")),
+    }
+}
+
+/// arrow-cast's error for a source `value` whose cast value `exact` (`None`
+/// beyond `T`'s native integer) does not fit `T(p, s)`.
+fn precision_error<T: ArrowDecimalType>(
+    exact: Option<T::Native>,
+    value: i256,
+    p: u8,
+    s: i8,
+) -> ArrowError {
+    let overflow = || {
+        ArrowError::CastError(format!(
+            "Cannot cast to {}({p}, {s}). Overflowing on {value}",
+            T::PREFIX
+        ))
+    };
+    exact.and_then(|v| T::validate_decimal_precision(v, p, s).err()).unwrap_or_else(overflow)
+}
+
 /// One side of an Arrow call, converted without copying, and its Arrow width.
 struct Side {
     values: SideValues,
@@ -751,6 +953,15 @@ mod tests {
             op: BinaryOp::Add,
             lhs: "999.99".into(),
             rhs: "0.01".into()
+        },
+        ArrowError::ArithmeticOverflow
+    )]
+    #[case::unary_overflow(
+        DecimalError::UnaryOverflow {
+            row: 1,
+            result_type: t(4, 2),
+            op: UnaryOp::Rescale { to: t(4, 2) },
+            value: "123.45".into()
         },
         ArrowError::ArithmeticOverflow
     )]

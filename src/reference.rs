@@ -113,13 +113,17 @@ pub(crate) fn exact_unary(
     mode: RoundingMode,
 ) -> Exact {
     match op {
-        UnaryOp::Rescale { to } => {
-            let (n, d) = scaled(a.clone(), i32::from(to.scale()) - i32::from(operand.scale()));
-            within(round(&n, &d, mode), to)
-        }
+        UnaryOp::Rescale { to } => within(rescaled(a, operand.scale(), to.scale(), mode), to),
         UnaryOp::Neg => within(-a, operand),
         UnaryOp::Abs => within(a.abs(), operand),
     }
+}
+
+/// The stored integer `a` at scale `from` moved to scale `to`: rounded once
+/// with `mode` when digits are dropped, not checked against any precision.
+pub(crate) fn rescaled(a: &BigInt, from: i8, to: i8, mode: RoundingMode) -> BigInt {
+    let (n, d) = scaled(a.clone(), i32::from(to) - i32::from(from));
+    round(&n, &d, mode)
 }
 
 /// `value` if it fits the precision of `result`.

@@ -1,7 +1,10 @@
 //! Arrow interop by example: zero-copy conversions (proven by buffer
 //! pointers, sliced arrays included), the arrow-arith-compatible operators on
 //! the Arrow worked examples of `docs/semantics.md`, scalars, nulls, errors,
-//! and the two documented differences from arrow-arith.
+//! and the two documented differences from arrow-arith; `arrow::rem` and
+//! `arrow::cast` beside arrow-arith and arrow-cast at every width (scalars on
+//! either side, nulls, sliced arrays, ties, overflow under `safe` true and
+//! false, and the casts passed on to arrow-cast).
 
 #![cfg(feature = "arrow")]
 
@@ -19,6 +22,7 @@ use arrow_array::{
     Scalar,
 };
 use arrow_buffer::i256;
+use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalType, DecimalValues,
@@ -26,7 +30,7 @@ use decimal_kernels::{
 };
 use rstest::rstest;
 use support::outcomes::{arrow_arith, arrow_kernel};
-use support::types::{dec, decimal128};
+use support::types::{ARROW_WIDTHS, checked_column, column_from_strs, dec, decimal128};
 use support::values::{Kind, Mix, Rng};
 
 /// An Arrow array of `data_type` (a decimal of `width`) with 100 rows of
@@ -335,4 +339,300 @@ fn explicit_result_types_on_arrow_arrays(#[case] op: BinaryOp, #[case] result: D
     let (dtype, _) = arrow::decimal_type(&result).unwrap();
     let want = binary_to(op, &a, &b, dtype, &options).unwrap();
     assert_eq!(DecimalArray::from_arrow(&got).unwrap().to_strs(), want.to_strs());
+}
+
+/// An Arrow decimal array of `dtype` at `width` from text (`None`: null).
+#[track_caller]
+fn arrow_from_strs(dtype: DecimalType, width: StorageWidth, texts: &[Option<&str>]) -> ArrayRef {
+    column_from_strs(dtype, texts).with_width(width).expect("the width holds the type").to_arrow()
+}
+
+/// The rows of an Arrow decimal array as text (`None`: null).
+#[track_caller]
+fn texts(array: &ArrayRef) -> Vec<Option<String>> {
+    DecimalArray::from_arrow(array.as_ref()).expect("a decimal array").to_strs()
+}
+
+fn some(texts: &[&str]) -> Vec<Option<String>> {
+    texts.iter().map(|t| Some((*t).to_string())).collect()
+}
+
+/// The largest precision of `width` that these examples use.
+fn example_precision(width: StorageWidth) -> u8 {
+    width.max_precision().min(12)
+}
+
+/// `7.50 % 2.001` with arrays and scalars on either side, at every width:
+/// arrow-arith's type (`decimal(min(p1 - s1, p2 - s2) + 3, 3)`) and rows.
+#[rstest]
+fn rem_with_scalars_either_side(
+    #[values(StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256)]
+    width: StorageWidth,
+    #[values((false, false), (false, true), (true, false), (true, true))] scalars: (bool, bool),
+) {
+    let p = example_precision(width);
+    let lhs = arrow_from_strs(dec(p, 2), width, &[Some("7.50"), None, Some("-7.50"), Some("0.00")]);
+    let rhs = arrow_from_strs(
+        dec(5, 3),
+        width,
+        &[Some("2.001"), Some("2.001"), Some("-2.001"), Some("1.000")],
+    );
+    let (l_scalar, r_scalar) = scalars;
+    let side = |array: &ArrayRef, is_scalar: bool| -> Box<dyn arrow_array::Datum> {
+        if is_scalar { Box::new(Scalar::new(array.slice(0, 1))) } else { Box::new(array.clone()) }
+    };
+    let (l, r) = (side(&lhs, l_scalar), side(&rhs, r_scalar));
+    let ours = arrow::rem(l.as_ref(), r.as_ref()).unwrap();
+    let theirs = arrow_arith::numeric::rem(l.as_ref(), r.as_ref()).unwrap();
+    assert_eq!(ours.data_type(), theirs.data_type());
+    assert_eq!(ours.data_type(), &ARROW_WIDTHS_DATA[width_index(width)](5, 3));
+    assert_eq!(ours.as_ref(), theirs.as_ref());
+    let want = match scalars {
+        (false, false) => {
+            vec![Some("1.497".into()), None, Some("-1.497".into()), Some("0.000".into())]
+        }
+        (false, true) => {
+            vec![Some("1.497".into()), None, Some("-1.497".into()), Some("0.000".into())]
+        }
+        (true, false) => some(&["1.497", "1.497", "1.497", "0.500"]),
+        (true, true) => some(&["1.497"]),
+    };
+    assert_eq!(texts(&ours), want);
+}
+
+/// The Arrow decimal type constructors, in the order of `ARROW_WIDTHS`.
+const ARROW_WIDTHS_DATA: [fn(u8, i8) -> DataType; 4] =
+    [DataType::Decimal32, DataType::Decimal64, DataType::Decimal128, DataType::Decimal256];
+
+fn width_index(width: StorageWidth) -> usize {
+    ARROW_WIDTHS.iter().position(|&w| w == width).expect("an Arrow width")
+}
+
+/// A null scalar makes every row null; a zero divisor under a null row is no
+/// error; a zero divisor in a valid row is arrow-arith's `DivideByZero`.
+#[rstest]
+fn rem_nulls_and_zero_divisors(
+    #[values(StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256)]
+    width: StorageWidth,
+) {
+    let t = dec(example_precision(width), 2);
+    let a = arrow_from_strs(t, width, &[Some("7.50"), Some("1.25"), None]);
+    let null = Scalar::new(arrow_from_strs(t, width, &[None]));
+    for datum in [arrow::rem(&a, &null).unwrap(), arrow::rem(&null, &a).unwrap()] {
+        assert_eq!((datum.len(), datum.null_count()), (3, 3));
+    }
+    let zero_under_null = arrow_from_strs(t, width, &[Some("2.00"), None, Some("0.00")]);
+    let ours = arrow::rem(&a, &zero_under_null).unwrap();
+    assert_eq!(texts(&ours), [Some("1.50".into()), None, None]);
+    assert_eq!(ours.as_ref(), arrow_arith::numeric::rem(&a, &zero_under_null).unwrap().as_ref());
+    let zero = arrow_from_strs(t, width, &[Some("2.00"), Some("0.00"), Some("1.00")]);
+    assert!(matches!(arrow::rem(&a, &zero), Err(ArrowError::DivideByZero)));
+    assert!(matches!(arrow_arith::numeric::rem(&a, &zero), Err(ArrowError::DivideByZero)));
+}
+
+/// Sliced arrays on both sides (different offsets) give the rows of the
+/// slices, as arrow-arith does.
+#[rstest]
+fn rem_of_sliced_arrays(
+    #[values(StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256)]
+    width: StorageWidth,
+) {
+    // One digit below the example precision, so that arrow-arith can align
+    // every dividend at scale 3.
+    let p = example_precision(width) - 1;
+    let lhs = arrow_array(&ARROW_WIDTHS_DATA[width_index(width)](p, 2), width).slice(3, 60);
+    let divisors = Mix { kinds: &[(Kind::Money, 1)], null_percent: 10 };
+    let t = dec(5, 3);
+    let rhs = Rng::new(0xD1_5150)
+        .rows(t, width, 80, &divisors)
+        .checked(t, width)
+        .to_arrow()
+        .slice(11, 60);
+    let ours = arrow::rem(&lhs, &rhs).unwrap();
+    assert_eq!(ours.as_ref(), arrow_arith::numeric::rem(&lhs, &rhs).unwrap().as_ref());
+    assert!(ours.null_count() > 0 && ours.null_count() < ours.len());
+}
+
+fn cast_options(safe: bool) -> CastOptions<'static> {
+    CastOptions { safe, ..CastOptions::default() }
+}
+
+/// Digits dropped from the scale round half away from zero, as arrow-cast
+/// rounds them, from any Arrow width to any: ties, negative values, values
+/// below one unit.
+#[rstest]
+fn cast_rounds_half_away_from_zero(
+    #[values(StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256)]
+    from: StorageWidth,
+    #[values(StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256)]
+    to: StorageWidth,
+) {
+    let source = [
+        Some("1.255"),
+        Some("-1.255"),
+        Some("1.245"),
+        Some("-1.245"),
+        Some("0.005"),
+        Some("-0.005"),
+        Some("0.015"),
+        Some("-0.015"),
+        Some("0.004"),
+        Some("-0.004"),
+        None,
+    ];
+    let array = arrow_from_strs(dec(example_precision(from), 3), from, &source);
+    let to_type = ARROW_WIDTHS_DATA[width_index(to)](example_precision(to), 2);
+    let want = [
+        Some("1.26"),
+        Some("-1.26"),
+        Some("1.25"),
+        Some("-1.25"),
+        Some("0.01"),
+        Some("-0.01"),
+        Some("0.02"),
+        Some("-0.02"),
+        Some("0.00"),
+        Some("0.00"),
+        None,
+    ];
+    let want: Vec<Option<String>> = want.iter().map(|t| t.map(String::from)).collect();
+    for safe in [true, false] {
+        let ours = arrow::cast(&array, &to_type, &cast_options(safe)).unwrap();
+        let theirs = arrow_cast::cast_with_options(&array, &to_type, &cast_options(safe)).unwrap();
+        assert_eq!(ours.data_type(), &to_type);
+        assert_eq!(theirs.data_type(), &to_type);
+        assert_eq!((texts(&ours), texts(&theirs)), (want.clone(), want.clone()));
+    }
+}
+
+/// Scale up, the same scale with fewer digits, and negative scales, from a
+/// sliced array with nulls, against arrow-cast.
+#[rstest]
+#[case::scale_up(dec(5, 2), DataType::Decimal64(12, 6), &["123.450000", "-0.010000"])]
+#[case::same_scale_fewer_digits(dec(5, 2), DataType::Decimal32(4, 2), &["", "-0.01"])]
+#[case::to_negative_scale(dec(6, 2), DataType::Decimal128(5, -1), &["120", "0"])]
+#[case::from_negative_scale(dec(5, -2), DataType::Decimal256(9, 1), &["1234500.0", "-100.0"])]
+fn casts_of_sliced_arrays(
+    #[case] from: DecimalType,
+    #[case] to_type: DataType,
+    #[case] want: &[&str],
+    #[values(StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256)]
+    width: StorageWidth,
+) {
+    let values: &[Option<&str>] = if from.scale() < 0 {
+        &[Some("100"), None, Some("1234500"), Some("-100")]
+    } else {
+        &[Some("1"), None, Some("123.45"), Some("-0.01")]
+    };
+    let array = arrow_from_strs(from, width, values).slice(1, 3);
+    let ours = arrow::cast(&array, &to_type, &cast_options(true)).unwrap();
+    let theirs = arrow_cast::cast_with_options(&array, &to_type, &cast_options(true)).unwrap();
+    assert_eq!(ours.data_type(), &to_type);
+    assert_eq!(ours.as_ref(), theirs.as_ref());
+    let mut expected = vec![None];
+    expected.extend(want.iter().map(|t| (!t.is_empty()).then(|| (*t).to_string())));
+    assert_eq!(texts(&ours), expected);
+}
+
+/// A value beyond the target precision: a null row under `safe: true`, and
+/// arrow-cast's error under `safe: false`: `InvalidArgumentError` with
+/// arrow-rs's message when the cast value fits the target's integer,
+/// `CastError` naming the source value when it does not.
+#[rstest]
+#[case::beyond_precision(
+    DataType::Decimal64(10, 0),
+    &[1_234_567_890],
+    DataType::Decimal32(9, 0),
+    "InvalidArgumentError(\"1234567890 is too large to store in a Decimal32 of precision 9. Max is 999999999\")"
+)]
+#[case::below_precision(
+    DataType::Decimal128(12, 2),
+    &[-123_456_789_012],
+    DataType::Decimal128(10, 1),
+    "InvalidArgumentError(\"-1234567890.1 is too small to store in a Decimal128 of precision 10. Min is -999999999.9\")"
+)]
+#[case::beyond_the_width(
+    DataType::Decimal128(20, 0),
+    &[10_000_000_000_000_000_000],
+    DataType::Decimal32(9, 0),
+    "CastError(\"Cannot cast to Decimal32(9, 0). Overflowing on 10000000000000000000\")"
+)]
+#[case::rising_beyond_the_width(
+    DataType::Decimal64(18, 0),
+    &[1, 30_000_000_000],
+    DataType::Decimal64(18, 9),
+    "CastError(\"Cannot cast to Decimal64(18, 9). Overflowing on 30000000000\")"
+)]
+fn cast_overflow_is_null_or_the_error_of_arrow(
+    #[case] from_type: DataType,
+    #[case] values: &[i128],
+    #[case] to_type: DataType,
+    #[case] error: &str,
+) {
+    let (from, width) = arrow::decimal_type(&from_type).unwrap();
+    let values: Vec<i256> = values.iter().map(|&v| i256::from_i128(v)).collect();
+    let array = checked_column(from, &values, &vec![true; values.len()], width).to_arrow();
+    let ours = arrow::cast(&array, &to_type, &cast_options(true)).unwrap();
+    let theirs = arrow_cast::cast_with_options(&array, &to_type, &cast_options(true)).unwrap();
+    assert_eq!(ours.as_ref(), theirs.as_ref());
+    assert!(ours.is_null(values.len() - 1));
+    let ours = arrow::cast(&array, &to_type, &cast_options(false)).unwrap_err();
+    let theirs = arrow_cast::cast_with_options(&array, &to_type, &cast_options(false)).unwrap_err();
+    assert_eq!(format!("{ours:?}"), error);
+    assert_eq!(format!("{theirs:?}"), error);
+}
+
+/// Casts that are not decimal to decimal are arrow-cast's own.
+#[rstest]
+#[case::int_to_decimal(Arc::new(Int32Array::from(vec![Some(12), None])) as ArrayRef, DataType::Decimal128(10, 2))]
+#[case::decimal_to_text(Arc::new(decimal128(&[Some(1250), None], 10, 2)) as ArrayRef, DataType::Utf8)]
+#[case::decimal_to_float(Arc::new(decimal128(&[Some(-1250)], 10, 2)) as ArrayRef, DataType::Float64)]
+#[case::text_to_decimal(Arc::new(arrow_array::StringArray::from(vec!["1.255", "x"])) as ArrayRef, DataType::Decimal64(10, 2))]
+#[case::float_to_int(Arc::new(Float64Array::from(vec![1.5])) as ArrayRef, DataType::Int32)]
+fn other_casts_are_arrow_casts(#[case] array: ArrayRef, #[case] to_type: DataType) {
+    for safe in [true, false] {
+        let ours = arrow::cast(&array, &to_type, &cast_options(safe));
+        let theirs = arrow_cast::cast_with_options(&array, &to_type, &cast_options(safe));
+        match (ours, theirs) {
+            (Ok(ours), Ok(theirs)) => assert_eq!(ours.as_ref(), theirs.as_ref()),
+            (Err(ours), Err(theirs)) => assert_eq!(format!("{ours:?}"), format!("{theirs:?}")),
+            (ours, theirs) => panic!("ours {ours:?}, arrow-cast {theirs:?}"),
+        }
+    }
+}
+
+/// A cast to the array's own type gives its rows; an empty array casts to
+/// an empty array of the target type.
+#[rstest]
+fn casts_to_the_same_type_and_of_empty_arrays(
+    #[values(StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256)]
+    width: StorageWidth,
+) {
+    let data_type = ARROW_WIDTHS_DATA[width_index(width)](example_precision(width), 2);
+    let array = arrow_array(&data_type, width).slice(5, 40);
+    let same = arrow::cast(&array, &data_type, &cast_options(false)).unwrap();
+    assert_eq!(same.as_ref(), array.as_ref());
+    let empty = array.slice(0, 0);
+    for to in ARROW_WIDTHS {
+        let to_type = ARROW_WIDTHS_DATA[width_index(to)](3, 1);
+        let cast = arrow::cast(&empty, &to_type, &cast_options(false)).unwrap();
+        assert_eq!((cast.data_type(), cast.len()), (&to_type, 0));
+    }
+}
+
+/// A target type its Arrow width cannot have is arrow-rs's type error; a
+/// scale below -76 (which arrow-rs allows) is an error here, never a panic.
+#[test]
+fn invalid_cast_types_are_errors() {
+    let a = decimal128(&[Some(125)], 5, 2);
+    for to_type in
+        [DataType::Decimal32(10, 2), DataType::Decimal64(5, 6), DataType::Decimal128(39, 0)]
+    {
+        let ours = arrow::cast(&a, &to_type, &cast_options(true)).unwrap_err();
+        let theirs = arrow_cast::cast_with_options(&a, &to_type, &cast_options(true)).unwrap_err();
+        assert_eq!(format!("{ours:?}"), format!("{theirs:?}"), "{to_type}");
+    }
+    let far = DataType::Decimal256(10, -100);
+    let ours = arrow::cast(&a, &far, &cast_options(true)).unwrap_err();
+    assert!(matches!(ours, ArrowError::InvalidArgumentError(_)), "{ours:?}");
 }
