@@ -911,7 +911,8 @@ mod tests {
     /// planning fails exactly where `binary` does.
     #[rstest]
     fn result_data_type_is_the_type_binary_returns(
-        #[values(BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div)] op: BinaryOp,
+        #[values(BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Rem)]
+        op: BinaryOp,
         #[values(
             ArithmeticOptions::fixed_point(),
             ArithmeticOptions::arrow(StorageWidth::I32),

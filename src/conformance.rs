@@ -119,10 +119,7 @@ pub fn reference_unary<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
     let result = op.result_type(operand.dtype());
-    let len = match operand {
-        Operand::Array(a) => a.len(),
-        Operand::Scalar(_) => 1,
-    };
+    let len = operand.rows();
     let outcome = |row| {
         let a = text::i256_to_bigint(operand.value(row)?);
         Some(exact_unary(op, &a, operand.dtype(), options.rounding()))

@@ -74,6 +74,14 @@ impl<'a> Operand<'a> {
         }
     }
 
+    /// Its number of rows: an array's length, one for a scalar.
+    pub(crate) fn rows(self) -> usize {
+        match self {
+            Self::Array(a) => a.len(),
+            Self::Scalar(_) => 1,
+        }
+    }
+
     /// The canonical text of the operand's value at `row` (`NULL` for a null).
     pub(crate) fn text(self, row: usize) -> String {
         let scale = self.dtype().scale();
@@ -239,8 +247,8 @@ pub(crate) fn rows(lhs: Operand<'_>, rhs: Operand<'_>) -> Result<usize, DecimalE
         (Operand::Array(a), Operand::Array(b)) if a.len() != b.len() => {
             Err(DecimalError::LengthMismatch { expected: a.len(), actual: b.len() })
         }
-        (Operand::Array(a), _) | (_, Operand::Array(a)) => Ok(a.len()),
-        (Operand::Scalar(_), Operand::Scalar(_)) => Ok(1),
+        (Operand::Scalar(_), other) => Ok(other.rows()),
+        (array, _) => Ok(array.rows()),
     }
 }
 

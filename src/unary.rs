@@ -118,10 +118,7 @@ pub(crate) fn unary_stored(
         // Only the type changes: the buffers are shared, nothing is computed.
         return Ok(DecimalArray::from_parts(to, a.values().clone(), a.nulls().cloned()));
     }
-    let len = match operand {
-        Operand::Array(a) => a.len(),
-        Operand::Scalar(_) => 1,
-    };
+    let len = operand.rows();
     over_rows(&[operand], len, result, out_width, options, |frame| {
         Ok(with_native!(out_width, T => {
             let output = run::<T>(op, operand, result, options, frame)?;

@@ -572,18 +572,30 @@ fn zeros_under_nulls(dtype: DecimalType, rows: &str) -> DecimalArray {
     DecimalArray::try_new(dtype, values, Some(nulls)).unwrap()
 }
 
-/// A zero divisor: under `Error` the first valid row with one is named; a zero
-/// under a null row (on either side) is no error; under `Null` those rows
-/// become null.
+/// A zero divisor of a quotient or a remainder: under `Error` the first valid
+/// row with one is named (a remainder's with the message of a division); a
+/// zero under a null row (on either side) is no error; under `Null` those rows
+/// become null, and the overflow policy does not govern them.
 #[rstest]
-#[case::first_row("100 200", "0 0", Some(0), "null null")]
-#[case::later_row("100 200 300", "100 200 0", Some(2), "1.00 1.00 null")]
-#[case::zero_by_zero("0 100", "0 100", Some(0), "null 1.00")]
-#[case::skips_null_divisor("100 200 300", "100 null 0", Some(2), "1.00 null null")]
-#[case::skips_null_dividend("100 null 300", "100 0 0", Some(2), "1.00 null null")]
-#[case::zero_only_under_nulls("null 400", "null 200", None, "null 2.00")]
-#[case::zero_under_null_dividend("null 400", "0 200", None, "null 2.00")]
+#[case::first_row(BinaryOp::Div, "100 200", "0 0", Some(0), "null null")]
+#[case::later_row(BinaryOp::Div, "100 200 300", "100 200 0", Some(2), "1.00 1.00 null")]
+#[case::zero_by_zero(BinaryOp::Div, "0 100", "0 100", Some(0), "null 1.00")]
+#[case::skips_null_divisor(BinaryOp::Div, "100 200 300", "100 null 0", Some(2), "1.00 null null")]
+#[case::skips_null_dividend(BinaryOp::Div, "100 null 300", "100 0 0", Some(2), "1.00 null null")]
+#[case::zero_only_under_nulls(BinaryOp::Div, "null 400", "null 200", None, "null 2.00")]
+#[case::zero_under_null_dividend(BinaryOp::Div, "null 400", "0 200", None, "null 2.00")]
+#[case::rem_first_row(BinaryOp::Rem, "750 200", "0 0", Some(0), "null null")]
+#[case::rem_later_row(BinaryOp::Rem, "750 -750 300", "200 200 0", Some(2), "1.50 -1.50 null")]
+#[case::rem_skips_null_divisor(
+    BinaryOp::Rem,
+    "750 200 300",
+    "200 null 0",
+    Some(2),
+    "1.50 null null"
+)]
+#[case::rem_zero_only_under_nulls(BinaryOp::Rem, "null 400", "null 300", None, "null 1.00")]
 fn divide_by_zero(
+    #[case] op: BinaryOp,
     #[case] lhs: &str,
     #[case] rhs: &str,
     #[case] row: Option<usize>,
@@ -597,15 +609,18 @@ fn divide_by_zero(
         Some(row) => {
             let lhs = a.scalar(row).unwrap().to_string();
             assert_error(
-                run(BinaryOp::Div, &a, &b, &error),
+                run(op, &a, &b, &error),
                 &DecimalError::DivideByZero { row, lhs: lhs.clone() },
                 &format!("division by zero at row {row}: {lhs} / 0"),
             );
         }
-        None => assert_eq!(run(BinaryOp::Div, &a, &b, &error).unwrap().to_strs(), want),
+        None => assert_eq!(run(op, &a, &b, &error).unwrap().to_strs(), want),
     }
+    // The overflow policy does not govern a zero divisor.
+    let only_overflow_null = error.with_on_overflow(OverflowPolicy::Null);
+    assert_eq!(run(op, &a, &b, &only_overflow_null), run(op, &a, &b, &error));
     let null = error.with_on_divide_by_zero(OverflowPolicy::Null);
-    assert_eq!(run(BinaryOp::Div, &a, &b, &null).unwrap().to_strs(), want);
+    assert_eq!(run(op, &a, &b, &null).unwrap().to_strs(), want);
 }
 
 /// A zero scalar divisor fails at the first valid row; two scalars at row 0.
@@ -659,43 +674,6 @@ fn first_failing_row_of_either_kind() {
         &DecimalError::DivideByZero { row: 1, lhs: "1.0".into() },
         "division by zero at row 1: 1.0 / 0",
     );
-}
-
-/// A zero divisor of a remainder follows the division-by-zero policy: under
-/// `Error` the first valid row with one is named (with the message of a
-/// division), a zero under a null row is no error, and under `Null` those
-/// rows become null.
-#[rstest]
-#[case::first_row("750 200", "0 0", Some(0), "null null")]
-#[case::later_row("750 -750 300", "200 200 0", Some(2), "1.50 -1.50 null")]
-#[case::skips_null_divisor("750 200 300", "200 null 0", Some(2), "1.50 null null")]
-#[case::zero_only_under_nulls("null 400", "null 300", None, "null 1.00")]
-fn remainder_by_zero(
-    #[case] lhs: &str,
-    #[case] rhs: &str,
-    #[case] row: Option<usize>,
-    #[case] nulled: &str,
-) {
-    let dtype = dec(5, 2);
-    let (a, b) = (zeros_under_nulls(dtype, lhs), zeros_under_nulls(dtype, rhs));
-    let error = ArithmeticOptions::fixed_point();
-    let want: Vec<Option<String>> = rows(nulled).into_iter().map(|t| t.map(String::from)).collect();
-    match row {
-        Some(row) => {
-            let lhs = a.scalar(row).unwrap().to_string();
-            assert_error(
-                run(BinaryOp::Rem, &a, &b, &error),
-                &DecimalError::DivideByZero { row, lhs: lhs.clone() },
-                &format!("division by zero at row {row}: {lhs} / 0"),
-            );
-        }
-        None => assert_eq!(run(BinaryOp::Rem, &a, &b, &error).unwrap().to_strs(), want),
-    }
-    // The overflow policy does not govern a zero divisor.
-    let only_overflow_null = error.with_on_overflow(OverflowPolicy::Null);
-    assert_eq!(run(BinaryOp::Rem, &a, &b, &only_overflow_null), run(BinaryOp::Rem, &a, &b, &error));
-    let null = error.with_on_divide_by_zero(OverflowPolicy::Null);
-    assert_eq!(run(BinaryOp::Rem, &a, &b, &null).unwrap().to_strs(), want);
 }
 
 /// A zero scalar divisor of a remainder fails at the first valid row; two
