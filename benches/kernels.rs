@@ -44,10 +44,6 @@
 
 include!("../tests/support/arrow_crates.rs");
 
-// arrow-cast is a dependency of the library itself, renamed under `arrow_59`.
-#[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
-extern crate arrow_cast_59 as arrow_cast;
-
 use std::hint::black_box;
 use std::sync::Arc;
 
