@@ -623,32 +623,30 @@ fn divide_by_zero(
     assert_eq!(run(op, &a, &b, &null).unwrap().to_strs(), want);
 }
 
-/// A zero scalar divisor fails at the first valid row; two scalars at row 0.
-#[test]
-fn divide_by_zero_scalar() {
+/// A zero scalar divisor of a quotient or a remainder fails at the first
+/// valid row (named with the message of a division); two scalars at row 0,
+/// whether computed by the kernels or the reference.
+#[rstest]
+#[case::quotient(BinaryOp::Div)]
+#[case::remainder(BinaryOp::Rem)]
+fn divide_by_zero_scalar(#[case] op: BinaryOp) {
     let dtype = dec(5, 2);
     let zero = scalar(dtype, "0.00");
     let a = column_from_strs(dtype, &[None, None, Some("1.00")]);
     let options = ArithmeticOptions::fixed_point();
     let by_zero = |row| DecimalError::DivideByZero { row, lhs: "1.00".into() };
-    assert_error(
-        run(BinaryOp::Div, &a, &zero, &options),
-        &by_zero(2),
-        "division by zero at row 2: 1.00 / 0",
-    );
+    assert_error(run(op, &a, &zero, &options), &by_zero(2), "division by zero at row 2: 1.00 / 0");
     let one = scalar(dtype, "1.00");
-    assert_error(
-        one.binary(BinaryOp::Div, &zero, &options),
-        &by_zero(0),
-        "division by zero at row 0: 1.00 / 0",
-    );
+    let at_row_0 = "division by zero at row 0: 1.00 / 0";
+    assert_error(one.binary(op, &zero, &options), &by_zero(0), at_row_0);
+    assert_error(run(op, &one, &zero, &options), &by_zero(0), at_row_0);
     let null = options.with_on_divide_by_zero(OverflowPolicy::Null);
-    assert_eq!(run(BinaryOp::Div, &a, &zero, &null).unwrap().null_count(), 3);
-    assert!(one.binary(BinaryOp::Div, &zero, &null).unwrap().is_null());
+    assert_eq!(run(op, &a, &zero, &null).unwrap().null_count(), 3);
+    assert!(one.binary(op, &zero, &null).unwrap().is_null());
     // Each policy governs only its own failure.
     let only_overflow_null = options.with_on_overflow(OverflowPolicy::Null);
     assert_error(
-        run(BinaryOp::Div, &a, &zero, &only_overflow_null),
+        run(op, &a, &zero, &only_overflow_null),
         &by_zero(2),
         "division by zero at row 2: 1.00 / 0",
     );
@@ -674,36 +672,6 @@ fn first_failing_row_of_either_kind() {
         &DecimalError::DivideByZero { row: 1, lhs: "1.0".into() },
         "division by zero at row 1: 1.0 / 0",
     );
-}
-
-/// A zero scalar divisor of a remainder fails at the first valid row; two
-/// scalars at row 0.
-#[test]
-fn remainder_by_zero_scalar() {
-    let dtype = dec(5, 2);
-    let zero = scalar(dtype, "0.00");
-    let a = column_from_strs(dtype, &[None, Some("7.50"), Some("1.00")]);
-    let options = ArithmeticOptions::fixed_point();
-    let by_zero = |row| DecimalError::DivideByZero { row, lhs: "7.50".into() };
-    assert_error(
-        run(BinaryOp::Rem, &a, &zero, &options),
-        &by_zero(1),
-        "division by zero at row 1: 7.50 / 0",
-    );
-    let x = scalar(dtype, "7.50");
-    assert_error(
-        x.binary(BinaryOp::Rem, &zero, &options),
-        &by_zero(0),
-        "division by zero at row 0: 7.50 / 0",
-    );
-    assert_error(
-        run(BinaryOp::Rem, &x, &zero, &options),
-        &by_zero(0),
-        "division by zero at row 0: 7.50 / 0",
-    );
-    let null = options.with_on_divide_by_zero(OverflowPolicy::Null);
-    assert_eq!(run(BinaryOp::Rem, &a, &zero, &null).unwrap().null_count(), 3);
-    assert!(x.binary(BinaryOp::Rem, &zero, &null).unwrap().is_null());
 }
 
 /// A null scalar on either side of a remainder makes every row null: no row
