@@ -713,6 +713,46 @@ fn remainder_below_the_aligned_scale() {
     assert_eq!(at.to_strs(), [Some("1.49700".into()), None]);
 }
 
+/// `binary_to` a remainder at a scale above both operands': the remainder at
+/// the larger one with digits appended, exactly, even where aligning both
+/// operands at the result scale would leave every work type (scales -76 to
+/// 20: 96 digits on both sides); a remainder too large for the result and a
+/// zero divisor fail or are null by their policies, the lower row first, as
+/// the reference has it.
+#[rstest]
+fn remainder_above_the_aligned_scale(
+    #[values(OverflowPolicy::Error, OverflowPolicy::Null)] on_overflow: OverflowPolicy,
+    #[values(OverflowPolicy::Error, OverflowPolicy::Null)] on_divide_by_zero: OverflowPolicy,
+    #[values(false, true)] zero_divisor_first: bool,
+) {
+    let (lhs, rhs) = (dec(63, -76), dec(34, -76));
+    let (seven, three) = (format!("7{}", "0".repeat(76)), format!("3{}", "0".repeat(76)));
+    let mut a_rows = vec![Some(seven.as_str()), Some("0"), None];
+    let mut b_rows = vec![Some(three.as_str()), Some("0"), Some("0")];
+    if zero_divisor_first {
+        a_rows.swap(0, 1);
+        b_rows.swap(0, 1);
+    }
+    let (a, b) = (column_from_strs(lhs, &a_rows), column_from_strs(rhs, &b_rows));
+    let options = ArithmeticOptions::fixed_point()
+        .with_on_overflow(on_overflow)
+        .with_on_divide_by_zero(on_divide_by_zero);
+    let context = format!("{options:?}, zero divisor first: {zero_divisor_first}");
+    // At scale 20 the remainder 10^76 needs 97 digits: an overflow. At the
+    // aligned scale it is stored as 1.
+    for to in [dec(22, 20), dec(2, -76)] {
+        let got = binary_to(BinaryOp::Rem, &a, &b, to, &options);
+        let reference = conformance::reference_to(BinaryOp::Rem, &a, &b, to, &options);
+        assert_eq!(got, reference, "{to}, {context}");
+    }
+    let remainder_row = usize::from(zero_divisor_first);
+    let at_aligned = binary_to(BinaryOp::Rem, &a, &b, dec(2, -76), &options);
+    if on_divide_by_zero == OverflowPolicy::Null {
+        let want = format!("1{}", "0".repeat(76));
+        assert_eq!(at_aligned.unwrap().to_strs()[remainder_row].as_deref(), Some(want.as_str()));
+    }
+}
+
 /// A rescale to a type whose precision a value exceeds (after rounding):
 /// under `Error` the first valid such row is named with its value and the
 /// target type; under `Null` exactly those rows become null.

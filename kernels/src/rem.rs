@@ -176,7 +176,9 @@ impl<W: Work> RowKernel<W> for SteppedRemainder {
 /// # Errors
 /// As [`div`](crate::div); [`KernelError::UnsupportedSpec`] for a dividend
 /// shifted by more than 152 digits (no two scales of `-76..=76` are further
-/// apart).
+/// apart), or for both operands shifted (a remainder at a scale above both
+/// operands' is the remainder at the larger one with digits appended: a
+/// [`rescale`](crate::rescale) of it).
 pub fn rem<O: Storage>(
     lhs: Input<'_>,
     rhs: Input<'_>,
@@ -187,6 +189,10 @@ pub fn rem<O: Storage>(
         return Err(KernelError::UnsupportedSpec {
             reason: "a remainder whose dividend is shifted by more than 152 digits",
         });
+    }
+    if spec.lhs_shift > 0 && spec.rhs_shift > 0 {
+        // Aligning means shifting the side with the smaller scale only.
+        return Err(KernelError::UnsupportedSpec { reason: "a remainder shifting both operands" });
     }
     output(spec.result_precision, |sink| remainder(&lhs, &rhs, spec, frame, sink))
 }
@@ -298,13 +304,11 @@ mod tests {
         // A divisor aligned beyond 512 bits: the dividend is its own remainder.
         let b = i256::from_string(&"9".repeat(76)).unwrap();
         assert_eq!(one(v(-42), Input::scalar(b), RemSpec::new(0, 152, 76)), Some(v(-42)));
-        let refused = rem::<i256>(
-            Input::scalar(1i8),
-            Input::scalar(1i8),
-            &RemSpec::new(153, 0, 76),
-            &Frame::new(1),
-        );
-        assert!(matches!(refused, Err(KernelError::UnsupportedSpec { .. })), "{refused:?}");
+        for spec in [RemSpec::new(153, 0, 76), RemSpec::new(1, 1, 76)] {
+            let one = Input::scalar(1i8);
+            let refused = rem::<i256>(one, one, &spec, &Frame::new(1));
+            assert!(matches!(refused, Err(KernelError::UnsupportedSpec { .. })), "{refused:?}");
+        }
     }
 
     #[test]
