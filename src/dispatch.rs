@@ -10,13 +10,12 @@
 
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels_native::{
-    self as native, DivSpec, Frame, Input, KernelError, MulSpec, Policies, RemSpec, RescaleSpec,
-    SumSpec,
+    self as native, DivSpec, Frame, Input, KernelError, MulSpec, Policies, RemSpec, SumSpec,
 };
 
 use crate::array::{DecimalArray, DecimalNative, DecimalValues, with_native};
 use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
+use crate::options::{ArithmeticOptions, BinaryOp};
 use crate::profile::{result_type, result_width};
 use crate::scalar::DecimalScalar;
 use crate::text;
@@ -335,74 +334,13 @@ impl Call<'_> {
                 native::div(lhs, rhs, &spec, frame)
             }
             BinaryOp::Rem => {
-                // `rs` is at least the aligned scale (`remainder_scale`).
-                // Both shifts are at most 152: scales lie within -76..=76.
-                let aligned = s1.max(s2);
-                let shift = |s: i32| (aligned - s).unsigned_abs();
-                let spec = |precision| RemSpec::new(shift(s1), shift(s2), precision);
-                if rs == aligned {
-                    native::rem(lhs, rhs, &spec(precision), frame)
-                } else {
-                    self.remainder_above(
-                        lhs,
-                        rhs,
-                        spec(76),
-                        RescaleSpec::new(aligned - rs, rounding, precision),
-                        frame,
-                    )
-                }
+                // `rs` is at least the aligned scale (`remainder_scale`), and
+                // both shifts are at most 152: scales lie within -76..=76.
+                let shift = |s: i32| (rs - s).unsigned_abs();
+                native::rem(lhs, rhs, &RemSpec::new(shift(s1), shift(s2), precision), frame)
             }
         };
         output.map_err(|e| self.error(e))
-    }
-
-    /// A remainder at a scale above the operands' aligned one: the exact
-    /// remainder there (`exact`, shifting one operand only, as the kernels
-    /// do), with digits appended (`appended`). The two passes fail as one:
-    /// the first pass nulls its failing rows (zero divisors, and remainders
-    /// beyond 76 digits of values beyond their precision, which would
-    /// overflow any result once shifted), the second checks the result
-    /// precision, and under an `Error` policy the lowest failing row of
-    /// either pass is the call's error.
-    fn remainder_above<T: DecimalNative>(
-        &self,
-        lhs: Input<'_>,
-        rhs: Input<'_>,
-        exact: RemSpec,
-        appended: RescaleSpec,
-        frame: &Frame<'_>,
-    ) -> Result<native::Output<T>, KernelError> {
-        let lenient =
-            Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
-        let first = Frame { policies: lenient, ..*frame };
-        let remainders: native::Output<i256> = native::rem(lhs, rhs, &exact, &first)?;
-        let second = Frame { nulls: remainders.nulls.as_ref(), ..*frame };
-        let result = native::rescale(Input::array(&remainders.values[..]), &appended, &second);
-        // Rows valid on input that the first pass nulled, and how each failed.
-        let failed = (0..frame.len).filter(|&row| {
-            frame.nulls.is_none_or(|n| n.is_valid(row))
-                && remainders.nulls.as_ref().is_some_and(|n| n.is_null(row))
-        });
-        let first_failure = failed
-            .map(|row| {
-                if self.operands.1.value(row) == Some(i256::ZERO) {
-                    (frame.policies.on_divide_by_zero, KernelError::DivideByZero { row })
-                } else {
-                    (frame.policies.on_overflow, KernelError::Overflow { row })
-                }
-            })
-            .find(|(policy, _)| *policy == OverflowPolicy::Error);
-        match (first_failure, result) {
-            (Some((_, early)), Err(KernelError::Overflow { row })) => {
-                let early_row = match early {
-                    KernelError::DivideByZero { row } | KernelError::Overflow { row } => row,
-                    _ => row,
-                };
-                Err(if early_row < row { early } else { KernelError::Overflow { row } })
-            }
-            (Some((_, early)), _) => Err(early),
-            (None, result) => result,
-        }
     }
 
     fn unsupported(&self, reason: String) -> DecimalError {

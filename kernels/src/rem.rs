@@ -1,15 +1,19 @@
 //! The remainder of two decimals, with the sign of the dividend.
 //!
-//! Formula: both operands are aligned exactly at the result scale
-//! `max(s1, s2)`, `n = a * 10^ka`, `d = b * 10^kb` (at most one of `ka`, `kb`
-//! non-zero), and one truncating division gives `n = q*d + r`: the result is
-//! `r = n - d * trunc(n / d)`, exact, never rounded ([`Remainder`]). Its
-//! magnitude is below both `|n|` and `|d|`, so a result type with the
-//! smaller operand's integer digits holds it; the precision check only
-//! catches stored values beyond their own precision. Division by zero is
-//! flagged per row, the divisor replaced by one first so that no row traps.
+//! Formula: both operands are aligned exactly at the larger scale
+//! `max(s1, s2)`, `n = a * 10^ka`, `d = b * 10^kb` (one of `ka`, `kb` zero),
+//! and one truncating division gives `n = q*d + r`: the remainder is
+//! `r = n - d * trunc(n / d)`, exact, never rounded ([`Remainder`]). At a
+//! result scale `m` digits above that, it is `r * 10^m` (the shift both
+//! operands would share, taken out of them). The remainder's magnitude is
+//! below both `|n|` and `|d|`, so a result type with the smaller operand's
+//! integer digits holds it; the precision check catches stored values beyond
+//! their own precision and digits appended beyond the result's. Division by
+//! zero is flagged per row, the divisor replaced by one first so that no row
+//! traps.
 //!
-//! Width: the larger of the aligned operands decides, as for a quotient.
+//! Width: the larger of the aligned operands (and of the remainder with its
+//! appended digits) decides, as for a quotient.
 //! Alignment never overflows: a dividend too large even for the 512-bit
 //! type (an operand of 76 digits shifted by more than 77) is reduced in
 //! steps instead, `r = ((a rem d) * 10^j rem d) ...`, which leaves the same
@@ -65,16 +69,29 @@ impl RemSpec {
         Self { lhs_shift, rhs_shift, result_precision }
     }
 
+    /// The shifts of the dividend and the divisor less their common part
+    /// `m`, and `m`: `a·10^ka rem b·10^kb = (a·10^(ka-m) rem b·10^(kb-m))·10^m`,
+    /// so a remainder at a scale above both operands' is the one at the
+    /// larger scale with digits appended, and at most one operand is shifted.
+    fn split(&self) -> (u32, u32, u32) {
+        let common = self.lhs_shift.min(self.rhs_shift);
+        (self.lhs_shift - common, self.rhs_shift - common, common)
+    }
+
     /// Bits of the aligned dividend and divisor (a zero divisor counting as
-    /// one).
-    fn aligned_bits(&self, lhs_bits: u32, rhs_bits: u32) -> (u32, u32) {
-        (lhs_bits + shift_bits(self.lhs_shift), rhs_bits.max(1) + shift_bits(self.rhs_shift))
+    /// one), and of the result (a remainder is below the divisor).
+    fn aligned_bits(&self, lhs_bits: u32, rhs_bits: u32) -> (u32, u32, u32) {
+        let (ka, kb, common) = self.split();
+        let divisor = rhs_bits.max(1) + shift_bits(kb);
+        (lhs_bits + shift_bits(ka), divisor, divisor + shift_bits(common))
     }
 
     fn constants<W: Work>(&self) -> RemainderConstants<W> {
+        let (ka, kb, common) = self.split();
         RemainderConstants {
-            dividend_factor: W::pow10(self.lhs_shift),
-            divisor_factor: W::pow10(self.rhs_shift),
+            dividend_factor: W::pow10(ka),
+            divisor_factor: W::pow10(kb),
+            result_factor: W::pow10(common),
             bound: W::precision_bound(self.result_precision.into()),
         }
     }
@@ -85,10 +102,12 @@ impl RemSpec {
 pub(crate) struct RemainderConstants<W> {
     dividend_factor: W,
     divisor_factor: W,
+    /// `10^m` for the shift both operands share (usually one).
+    result_factor: W,
     bound: W,
 }
 
-/// `a * 10^ka rem b * 10^kb`, dividing by `D`.
+/// `(a * 10^ka rem b * 10^kb) * 10^m`, dividing by `D`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Remainder<D>(core::marker::PhantomData<D>);
 
@@ -101,6 +120,7 @@ impl<W: Work, D: Division<W>> RowKernel<W> for Remainder<D> {
         let d = b.mul(c.divisor_factor);
         let by_zero = d.is_zero();
         let (_, r) = D::div_rem(n, if by_zero { W::ONE } else { d });
+        let r = r.mul(c.result_factor);
         let flags = if by_zero { DIVIDE_BY_ZERO } else { OVERFLOW * u8::from(r.exceeds(c.bound)) };
         (r, flags)
     }
@@ -112,10 +132,11 @@ pub(crate) struct ScalarRemainderConstants<W: Work, D: Division<W>> {
     dividend_factor: W,
     /// `|b * 10^kb|`, prepared: `n rem -d = n rem d`.
     divisor: D::Prepared,
+    result_factor: W,
     bound: W,
 }
 
-/// `a * 10^ka rem d` for one non-zero `d` on every row.
+/// `(a * 10^ka rem d) * 10^m` for one non-zero `d` on every row.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ScalarRemainder<D>(core::marker::PhantomData<D>);
 
@@ -125,6 +146,7 @@ impl<W: Work, D: Division<W>> RowKernel<W> for ScalarRemainder<D> {
     #[inline(always)]
     fn apply(a: W, _: W, c: &Self::Constants) -> (W, u8) {
         let (_, r) = D::div_rem_by(a.mul(c.dividend_factor), &c.divisor);
+        let r = r.mul(c.result_factor);
         (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
     }
 }
@@ -134,6 +156,7 @@ impl<W: Work, D: Division<W>> RowKernel<W> for ScalarRemainder<D> {
 pub(crate) struct SteppedConstants<W> {
     /// `10^j` for each step, together `10^ka`.
     steps: [W; 2],
+    result_factor: W,
     bound: W,
 }
 
@@ -156,6 +179,7 @@ impl<W: Work> RowKernel<W> for SteppedRemainder {
         for factor in c.steps {
             r = r.mul(factor).div_rem(b).1;
         }
+        let r = r.mul(c.result_factor);
         (r, OVERFLOW * u8::from(r.exceeds(c.bound)))
     }
 }
@@ -175,24 +199,18 @@ impl<W: Work> RowKernel<W> for SteppedRemainder {
 ///
 /// # Errors
 /// As [`div`](crate::div); [`KernelError::UnsupportedSpec`] for a dividend
-/// shifted by more than 152 digits (no two scales of `-76..=76` are further
-/// apart), or for both operands shifted (a remainder at a scale above both
-/// operands' is the remainder at the larger one with digits appended: a
-/// [`rescale`](crate::rescale) of it).
+/// shifted by more than 152 digits beyond the divisor (no two scales of
+/// `-76..=76` are further apart).
 pub fn rem<O: Storage>(
     lhs: Input<'_>,
     rhs: Input<'_>,
     spec: &RemSpec,
     frame: &Frame<'_>,
 ) -> Result<Output<O>, KernelError> {
-    if spec.lhs_shift > MOST_SHIFT {
+    if spec.split().0 > MOST_SHIFT {
         return Err(KernelError::UnsupportedSpec {
             reason: "a remainder whose dividend is shifted by more than 152 digits",
         });
-    }
-    if spec.lhs_shift > 0 && spec.rhs_shift > 0 {
-        // Aligning means shifting the side with the smaller scale only.
-        return Err(KernelError::UnsupportedSpec { reason: "a remainder shifting both operands" });
     }
     output(spec.result_precision, |sink| remainder(&lhs, &rhs, spec, frame, sink))
 }
@@ -206,17 +224,21 @@ fn remainder(
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
     // Beyond i64 a remainder costs a library divide: measuring always pays.
+    // A result that saturates the 512-bit type (a non-zero remainder with
+    // more than 76 digits appended) overflows any bound, as it should.
     let plan = plan(lhs, rhs, WorkWidth::I128, |l, r| {
-        let (n, d) = spec.aligned_bits(l, r);
-        WorkWidth::for_bits(n.max(d))
+        let (n, d, result) = spec.aligned_bits(l, r);
+        WorkWidth::for_bits(n.max(d).max(result))
     });
-    let (dividend_bits, divisor_bits) = spec.aligned_bits(plan.lhs, plan.rhs);
+    let (dividend_bits, divisor_bits, _) = spec.aligned_bits(plan.lhs, plan.rhs);
     if dividend_bits > EXACT_BITS {
         // Only the dividend is shifted (the divisor has no more than 256
         // bits), by more than 76 digits: at most two steps.
-        let digits = spec.lhs_shift.min(STEP_DIGITS);
+        let (shift, _, common) = spec.split();
+        let digits = shift.min(STEP_DIGITS);
         let c = SteppedConstants {
-            steps: [I512::pow10(digits), I512::pow10(spec.lhs_shift - digits)],
+            steps: [I512::pow10(digits), I512::pow10(shift - digits)],
+            result_factor: I512::pow10(common),
             bound: I512::precision_bound(spec.result_precision.into()),
         };
         return crate::arity::run::<I512, SteppedRemainder>(lhs, rhs, c, frame, sink);
@@ -245,6 +267,7 @@ fn divide<W: Work, D: Division<W>>(
             let constants = ScalarRemainderConstants::<W, D> {
                 dividend_factor: constants.dividend_factor,
                 divisor: D::prepare(d.abs()),
+                result_factor: constants.result_factor,
                 bound: constants.bound,
             };
             D::run::<ScalarRemainder<D>>(lhs, rhs, constants, frame, sink)
@@ -278,6 +301,8 @@ mod tests {
     #[case::sign_of_dividend(-7_50, 2, RemSpec::new(0, 2, 3), Some(-1_50))]
     #[case::negative_divisor(7_50, -2, RemSpec::new(0, 2, 3), Some(1_50))]
     #[case::dividend_aligned(75, 3_00, RemSpec::new(1, 0, 5), Some(1_50))]
+    #[case::both_shifted(75, 2, RemSpec::new(2, 3, 5), Some(1_500))]
+    #[case::appended_beyond_precision(75, 2, RemSpec::new(3, 4, 4), None)]
     #[case::exact_multiple(-600, 3, RemSpec::new(0, 0, 3), Some(0))]
     #[case::by_zero(5, 0, RemSpec::new(0, 3, 3), None)]
     #[case::beyond_precision(12_345, 100_000, RemSpec::new(0, 0, 4), None)]
@@ -304,11 +329,9 @@ mod tests {
         // A divisor aligned beyond 512 bits: the dividend is its own remainder.
         let b = i256::from_string(&"9".repeat(76)).unwrap();
         assert_eq!(one(v(-42), Input::scalar(b), RemSpec::new(0, 152, 76)), Some(v(-42)));
-        for spec in [RemSpec::new(153, 0, 76), RemSpec::new(1, 1, 76)] {
-            let one = Input::scalar(1i8);
-            let refused = rem::<i256>(one, one, &spec, &Frame::new(1));
-            assert!(matches!(refused, Err(KernelError::UnsupportedSpec { .. })), "{refused:?}");
-        }
+        let one = Input::scalar(1i8);
+        let refused = rem::<i256>(one, one, &RemSpec::new(153, 0, 76), &Frame::new(1));
+        assert!(matches!(refused, Err(KernelError::UnsupportedSpec { .. })), "{refused:?}");
     }
 
     #[test]
