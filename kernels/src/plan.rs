@@ -14,6 +14,15 @@ impl Input<'_> {
     fn declared_bits(&self) -> Option<u32> {
         self.precision.map(|p| precision_bits(p.into()))
     }
+
+    /// Whether every valid value with `digits` appended is declared to fit
+    /// `precision` digits: then an operator that keeps magnitudes (a
+    /// negation, a rescale that appends digits) needs no precision check,
+    /// which the bits of the declaration alone cannot tell (`10^p - 1` is
+    /// no power of two).
+    pub(crate) fn declared_within(&self, digits: u32, precision: u8) -> bool {
+        self.precision.is_some_and(|p| u32::from(p) + digits <= u32::from(precision))
+    }
 }
 
 /// The narrowest work type holding every stored value of both operands (a

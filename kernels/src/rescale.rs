@@ -175,8 +175,9 @@ fn rescaled(
     // As for products: measuring a wide column pays from i128 on.
     let p =
         plan(input, &zero, WorkWidth::I128, |bits, _| WorkWidth::for_bits(spec.work_bits(bits)));
-    let checked = needs_check(spec.work_bits(p.lhs), spec.result_precision);
     let k = spec.shift.unsigned_abs();
+    let within = spec.shift <= 0 && input.declared_within(k, spec.result_precision);
+    let checked = !within && needs_check(spec.work_bits(p.lhs), spec.result_precision);
     if spec.shift > 0 && estimate_serves(p.width, shift_bits(k)) {
         // In i64 on AVX-512 a quotient by the one divisor 10^k vectorizes as
         // a floating-point estimate with exact correction, where the 64-bit
@@ -188,7 +189,7 @@ fn rescaled(
     }
     let (a, b) = (input, &zero);
     with_work!(p.width, W => {
-        let c = ScaleConstants::<W>::new(spec.shift.unsigned_abs(), spec.result_precision);
+        let c = ScaleConstants::<W>::new(k, spec.result_precision);
         match (spec.shift, checked) {
             (1.., _) => with_rounding!(spec.rounding, R => {
                 run_multiversioned::<W, DroppedDigits<R>>(a, b, c, frame, sink)
@@ -283,6 +284,22 @@ mod tests {
                 assert_same_outcome(prepared, chosen, &format!("{spec:?}"));
             }
         }
+    }
+
+    /// A declared precision that fits the target with the appended digits
+    /// runs the loops without the check, and gives the same values.
+    #[rstest]
+    #[case::appended(-2, 12)]
+    #[case::same_scale(0, 38)]
+    fn declared_columns_within_the_target(#[case] shift: i32, #[case] precision: u8) {
+        let a: Vec<i128> = (-500..500).map(|v| v * 10_000_019).collect();
+        // SAFETY: every value is below 10^10.
+        let input = unsafe { Input::array(&a[..]).assume_precision(10) };
+        let spec = spec(shift, RoundingMode::HalfUp, precision);
+        let out: Output<i128> = rescale(input, &spec, &Frame::new(a.len())).unwrap();
+        let factor = 10i128.pow(shift.unsigned_abs());
+        assert!(out.values.iter().zip(&a).all(|(&r, &v)| r == v * factor));
+        assert!(out.nulls.is_none());
     }
 
     #[test]

@@ -91,13 +91,7 @@ fn signed<const ABSOLUTE: bool>(
     // than its width holds and so runs wider.
     let zero = Input::scalar(0i8);
     let p = plan(input, &zero, WorkWidth::Wide, |bits, _| WorkWidth::for_bits(bits));
-    // A declared precision within the result's needs no check at all (the
-    // bound of a precision is not a power of two, so its bits alone would
-    // always call for one).
-    let checked = match input.precision {
-        Some(declared) => declared > precision,
-        None => needs_check(p.lhs, precision),
-    };
+    let checked = !input.declared_within(0, precision) && needs_check(p.lhs, precision);
     with_work!(p.width, W => {
         let bound = W::precision_bound(precision.into());
         if checked {
