@@ -81,7 +81,7 @@ use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::array::{DecimalArray, DecimalValues};
+use crate::array::{DecimalArray, DecimalNative, DecimalValues};
 use crate::dispatch::{Operand, compute};
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Semantics};
@@ -679,7 +679,9 @@ pub fn cast(
         .with_on_overflow(on_overflow);
     match unary_stored(UnaryOp::Rescale { to }, Operand::Array(&decimals), width, &rescale) {
         Ok(cast) => Ok(cast.to_arrow()),
-        Err(DecimalError::UnaryOverflow { row, .. }) => Err(cast_error(&decimals, row, to_type)),
+        Err(DecimalError::UnaryOverflow { row, .. }) => {
+            Err(cast_error(&decimals, row, to, to_type))
+        }
         Err(e) => Err(e.into()),
     }
 }
@@ -710,49 +712,39 @@ fn validate_arrow_decimal(data_type: &DataType) -> Result<(), ArrowError> {
 /// arrow-cast's error for the first row of `from` that does not fit
 /// `to_type`: its precision error when the cast value fits the target's
 /// native integer, its overflow error naming the source value otherwise.
-fn cast_error(from: &DecimalArray, row: usize, to_type: &DataType) -> ArrowError {
+fn cast_error(from: &DecimalArray, row: usize, to: DecimalType, to_type: &DataType) -> ArrowError {
     let value = from.values().get(row).unwrap_or(i256::ZERO);
-    let exact = decimal_type(to_type).ok().and_then(|(to, _)| {
-        let exact = rescaled(
-            &i256_to_bigint(value),
-            from.dtype().scale(),
-            to.scale(),
-            RoundingMode::HalfUp,
-        );
-        bigint_to_i256(&exact)
-    });
-    let narrow = |v: i256| v.to_i128();
+    let exact =
+        rescaled(&i256_to_bigint(value), from.dtype().scale(), to.scale(), RoundingMode::HalfUp);
+    let exact = bigint_to_i256(&exact);
     match *to_type {
-        DataType::Decimal32(p, s) => {
-            let exact = exact.and_then(narrow).and_then(|v| i32::try_from(v).ok());
-            precision_error::<Decimal32Type>(exact, value, p, s)
-        }
-        DataType::Decimal64(p, s) => {
-            let exact = exact.and_then(narrow).and_then(|v| i64::try_from(v).ok());
-            precision_error::<Decimal64Type>(exact, value, p, s)
-        }
-        DataType::Decimal128(p, s) => {
-            precision_error::<Decimal128Type>(exact.and_then(narrow), value, p, s)
-        }
+        DataType::Decimal32(p, s) => precision_error::<Decimal32Type>(exact, value, p, s),
+        DataType::Decimal64(p, s) => precision_error::<Decimal64Type>(exact, value, p, s),
+        DataType::Decimal128(p, s) => precision_error::<Decimal128Type>(exact, value, p, s),
         DataType::Decimal256(p, s) => precision_error::<Decimal256Type>(exact, value, p, s),
         _ => ArrowError::CastError(format!("Cannot cast to {to_type}. Overflowing on {value}")),
     }
 }
 
-/// arrow-cast's error for a source `value` whose cast value `exact` (`None`
-/// beyond `T`'s native integer) does not fit `T(p, s)`.
+/// arrow-rs's precision error for the cast value `exact` when it fits the
+/// native integer of `T`, arrow-cast's overflow error naming the source
+/// `value` when it does not.
 fn precision_error<T: ArrowDecimalType>(
-    exact: Option<T::Native>,
+    exact: Option<i256>,
     value: i256,
     p: u8,
     s: i8,
-) -> ArrowError {
+) -> ArrowError
+where
+    T::Native: DecimalNative,
+{
     let overflow = || {
         ArrowError::CastError(format!(
             "Cannot cast to {}({p}, {s}). Overflowing on {value}",
             T::PREFIX
         ))
     };
+    let exact = exact.and_then(<T::Native as DecimalNative>::from_i256);
     exact.and_then(|v| T::validate_decimal_precision(v, p, s).err()).unwrap_or_else(overflow)
 }
 
@@ -809,13 +801,7 @@ impl SideValues {
 
 /// The Arrow decimal width both types share, if they are decimals of one.
 fn shared_width(lhs: &DataType, rhs: &DataType) -> Option<StorageWidth> {
-    match (lhs, rhs) {
-        (DataType::Decimal32(..), DataType::Decimal32(..)) => Some(StorageWidth::I32),
-        (DataType::Decimal64(..), DataType::Decimal64(..)) => Some(StorageWidth::I64),
-        (DataType::Decimal128(..), DataType::Decimal128(..)) => Some(StorageWidth::I128),
-        (DataType::Decimal256(..), DataType::Decimal256(..)) => Some(StorageWidth::I256),
-        _ => None,
-    }
+    decimal_width(lhs).filter(|&width| decimal_width(rhs) == Some(width))
 }
 
 fn arithmetic(op: BinaryOp, lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {

@@ -35,7 +35,7 @@ use crate::profile::{result_type, result_width};
 use crate::reference::{Exact, exact, exact_unary};
 use crate::text;
 use crate::types::DecimalType;
-use crate::unary::UnaryOp;
+use crate::unary::{UnaryOp, unary_width};
 
 /// Rows listed in a report at most (all are counted).
 const LISTED: usize = 20;
@@ -109,9 +109,8 @@ pub fn reference_to<'a>(
 /// ```
 ///
 /// # Errors
-/// The first failing valid row under the `Error` overflow policy. As for
-/// [`reference_to`], the result type is not checked against the profile's
-/// storage: an Arrow width too narrow for it is `unary`'s error alone.
+/// As [`unary`](crate::unary): the profile's storage refusing the result
+/// type, and the first failing valid row under the `Error` overflow policy.
 pub fn reference_unary<'a>(
     op: UnaryOp,
     operand: impl Into<Operand<'a>>,
@@ -119,6 +118,7 @@ pub fn reference_unary<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
     let result = op.result_type(operand.dtype());
+    unary_width(result, options)?;
     let len = operand.rows();
     let outcome = |row| {
         let a = text::i256_to_bigint(operand.value(row)?);

@@ -77,29 +77,39 @@ impl fmt::Display for UnaryOp {
 ///
 /// # Errors
 /// [`DecimalError::StorageTooNarrow`] when an Arrow profile's width cannot
-/// hold the result type (or is `I8` or `I16`, which Arrow does not have); [`DecimalError::UnaryOverflow`] naming the first
-/// failing valid row under the `Error` overflow policy.
+/// hold the result type (or is `I8` or `I16`, which Arrow does not have);
+/// [`DecimalError::UnaryOverflow`] naming the first failing valid row under
+/// the `Error` overflow policy.
 pub fn unary<'a>(
     op: UnaryOp,
     operand: impl Into<Operand<'a>>,
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
-    let result = op.result_type(operand.dtype());
-    let too_narrow = |width| DecimalError::StorageTooNarrow { dtype: result, width };
-    // Arrow has no decimal narrower than Decimal32.
-    if let Semantics::Arrow { width } = options.semantics()
-        && width < StorageWidth::I32
-    {
-        return Err(too_narrow(width));
+    let out_width = unary_width(op.result_type(operand.dtype()), options)?;
+    unary_stored(op, operand, out_width, options)
+}
+
+/// The width the profile stores a unary result of type `result` at.
+///
+/// # Errors
+/// [`DecimalError::StorageTooNarrow`] for an Arrow width that cannot hold
+/// `result`, or that Arrow does not have (`I8`, `I16`).
+pub(crate) fn unary_width(
+    result: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<StorageWidth, DecimalError> {
+    match options.semantics() {
+        Semantics::Arrow { width } if width < StorageWidth::I32 => None,
+        _ => result_width(result, options),
     }
-    let out_width = result_width(result, options).ok_or_else(|| {
-        too_narrow(match options.semantics() {
+    .ok_or_else(|| {
+        let width = match options.semantics() {
             Semantics::Arrow { width } => width,
             _ => result.storage_width(),
-        })
-    })?;
-    unary_stored(op, operand, out_width, options)
+        };
+        DecimalError::StorageTooNarrow { dtype: result, width }
+    })
 }
 
 /// `op operand` with results stored as `out_width` (which holds the result

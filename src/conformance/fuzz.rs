@@ -100,7 +100,7 @@ use super::{ConformanceError, compare, reference_unary};
 use crate::array::{DecimalArray, DecimalNative, with_native};
 use crate::dispatch::{Operand, binary};
 use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Semantics};
+use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode};
 use crate::scalar::DecimalScalar;
 use crate::types::{DecimalType, MAX_PRECISION, StorageWidth};
 use crate::unary::{UnaryOp, unary};
@@ -569,20 +569,12 @@ impl UnaryCase {
         &self.options
     }
 
-    /// What [`unary`](crate::unary) must return for the call: the
-    /// reference's result, or `StorageTooNarrow` before any row when an
-    /// Arrow profile's width cannot store the result type (which
-    /// [`reference_unary`] does not check).
+    /// What [`unary`](crate::unary) must return for the call:
+    /// [`reference_unary`]'s result.
     ///
     /// # Errors
     /// The error the call must return.
     pub fn expected(&self) -> Result<DecimalArray, DecimalError> {
-        let result = self.op.result_type(self.operand().dtype());
-        if let Semantics::Arrow { width } = self.options.semantics()
-            && result.storage_width() > width
-        {
-            return Err(DecimalError::StorageTooNarrow { dtype: result, width });
-        }
         reference_unary(self.op, self.operand(), &self.options)
     }
 
