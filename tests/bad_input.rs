@@ -882,6 +882,34 @@ fn negation_of_unchecked_storage_minimum(
 // ---------------------------------------------------------------------------
 // Nothing panics: extreme stored values
 
+/// Stored values at every storage width's extremes, zero and a few small
+/// ones: beyond most precisions, as unchecked arrays may hold them.
+const EXTREME_VALUES: [i256; 8] = [
+    i256::MIN,
+    i256::MAX,
+    i256::ZERO,
+    i256::ONE,
+    i256::MINUS_ONE,
+    i256::from_i128(i128::MIN),
+    i256::from_i128(i128::MAX),
+    i256::from_i128(-10),
+];
+
+/// Types at the edges of the range: one digit, every digit a fraction or
+/// none, the most negative scale.
+fn extreme_types() -> [DecimalType; 8] {
+    [
+        dec(1, -76),
+        dec(1, 0),
+        dec(2, 2),
+        dec(9, -9),
+        dec(38, 38),
+        dec(76, 0),
+        dec(76, 76),
+        dec(76, -76),
+    ]
+}
+
 /// Columns made with `new_unchecked` (or from Arrow) may hold any integer,
 /// far beyond their precision. Every operator, profile and policy computes
 /// them as the integers they are: each row agrees with the exact reference,
@@ -903,27 +931,9 @@ fn negation_of_unchecked_storage_minimum(
 )]
 #[case::arrow_decimal32(ArithmeticOptions::arrow(StorageWidth::I32))]
 fn extreme_stored_values_never_panic(#[case] options: ArithmeticOptions) {
-    let values = [
-        i256::MIN,
-        i256::MAX,
-        i256::ZERO,
-        i256::ONE,
-        i256::MINUS_ONE,
-        i256::from_i128(i128::MIN),
-        i256::from_i128(i128::MAX),
-        i256::from_i128(-10),
-    ];
+    let values = EXTREME_VALUES;
     let reversed: Vec<i256> = values.iter().rev().copied().collect();
-    let types = [
-        dec(1, -76),
-        dec(1, 0),
-        dec(2, 2),
-        dec(9, -9),
-        dec(38, 38),
-        dec(76, 0),
-        dec(76, 76),
-        dec(76, -76),
-    ];
+    let types = extreme_types();
     for (lhs, rhs) in types.iter().flat_map(|&l| types.iter().map(move |&r| (l, r))) {
         let a = DecimalArray::new_unchecked(lhs, ScalarBuffer::from(values.to_vec()), None);
         let b = DecimalArray::new_unchecked(rhs, ScalarBuffer::from(reversed.clone()), None);
@@ -993,26 +1003,8 @@ fn extreme_stored_values_never_panic(#[case] options: ArithmeticOptions) {
 )]
 #[case::spark(ArithmeticOptions::spark())]
 fn unary_extreme_stored_values_never_panic(#[case] options: ArithmeticOptions) {
-    let values = [
-        i256::MIN,
-        i256::MAX,
-        i256::ZERO,
-        i256::ONE,
-        i256::MINUS_ONE,
-        i256::from_i128(i128::MIN),
-        i256::from_i128(i128::MAX),
-        i256::from_i128(-10),
-    ];
-    let types = [
-        dec(1, -76),
-        dec(1, 0),
-        dec(2, 2),
-        dec(9, -9),
-        dec(38, 38),
-        dec(76, 0),
-        dec(76, 76),
-        dec(76, -76),
-    ];
+    let values = EXTREME_VALUES;
+    let types = extreme_types();
     for dtype in types {
         let a = DecimalArray::new_unchecked(dtype, ScalarBuffer::from(values.to_vec()), None);
         let a = a.unwrap();
