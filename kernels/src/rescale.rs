@@ -20,7 +20,7 @@
 use arrow_buffer::NullBuffer;
 
 use crate::arity::{
-    Frame, KernelError, OVERFLOW, Output, RowKernel, output, overflow_flag, run_multiversioned,
+    Frame, KernelError, OVERFLOW, Output, RowKernel, output, overflow_flag, run, run_multiversioned,
 };
 use crate::column::{Input, Sink};
 use crate::div::{DivSpec, EstimatedDivision, divide, estimate_serves};
@@ -191,8 +191,10 @@ fn rescaled(
     with_work!(p.width, W => {
         let c = ScaleConstants::<W>::new(k, spec.result_precision);
         match (spec.shift, checked) {
+            // One portable loop: in i64 on AVX-512 the estimate above serves,
+            // and wider multiply-highs do not vectorize.
             (1.., _) => with_rounding!(spec.rounding, R => {
-                run_multiversioned::<W, DroppedDigits<R>>(a, b, c, frame, sink)
+                run::<W, DroppedDigits<R>>(a, b, c, frame, sink)
             }),
             (..0, true) => run_multiversioned::<W, AppendedDigits<true>>(a, b, c, frame, sink),
             (..0, false) => run_multiversioned::<W, AppendedDigits<false>>(a, b, c, frame, sink),
