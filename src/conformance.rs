@@ -31,11 +31,12 @@ use crate::array::{DecimalArray, DecimalNative, with_native};
 use crate::dispatch::{Operand, remainder_scale, rows};
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
+use crate::profile::stored_width;
 use crate::profile::{result_type, result_width};
 use crate::reference::{Exact, exact, exact_unary};
 use crate::text;
 use crate::types::DecimalType;
-use crate::unary::{UnaryOp, unary_width};
+use crate::unary::UnaryOp;
 
 /// Rows listed in a report at most (all are counted).
 const LISTED: usize = 20;
@@ -118,7 +119,7 @@ pub fn reference_unary<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
     let result = op.result_type(operand.dtype());
-    unary_width(result, options)?;
+    stored_width(result, options)?;
     let len = operand.rows();
     let outcome = |row| {
         let a = text::i256_to_bigint(operand.value(row)?);
