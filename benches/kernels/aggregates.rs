@@ -18,6 +18,9 @@ use std::hint::black_box;
 
 use super::{Column, MONEY, Rng, money, ours, sizes};
 
+/// One side's whole-column result: the stored value, `None` for null.
+type Total<'a> = Box<dyn Fn() -> Option<i256> + 'a>;
+
 /// Whole-column sum and avg against arrow.
 pub fn whole_column(c: &mut Criterion) {
     let opts = ArithmeticOptions::arrow(StorageWidth::I128);
@@ -31,7 +34,7 @@ pub fn whole_column(c: &mut Criterion) {
             let count = i128::try_from(column.len() - column.null_count()).unwrap();
             Some(total.checked_mul(10_000)? / count)
         };
-        let cases: [(&str, Box<dyn Fn() -> Option<i256>>, Box<dyn Fn() -> Option<i256>>); 2] = [
+        let cases: [(&str, Total<'_>, Total<'_>); 2] = [
             (
                 "sum",
                 Box::new(|| sum(&a, &opts).unwrap().value()),
