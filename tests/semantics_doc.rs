@@ -1000,6 +1000,9 @@ fn aggregate_mismatches(example: &AggregateExample) -> Vec<String> {
     found
 }
 
+/// A case the aggregate table must show.
+type AggregatePromise = fn(&AggregateExample) -> bool;
+
 #[test]
 fn every_aggregate_example_holds() {
     let examples =
@@ -1007,7 +1010,7 @@ fn every_aggregate_example_holds() {
     assert!(examples.len() >= MIN_AGGREGATE_EXAMPLES, "only {} aggregate examples", examples.len());
     let found: Vec<String> = examples.iter().flat_map(aggregate_mismatches).collect();
     assert!(found.is_empty(), "{} mismatches:\n{}", found.len(), found.join("\n"));
-    let promises: [(&str, fn(&AggregateExample) -> bool); 6] = [
+    let promises: [(&str, AggregatePromise); 6] = [
         ("sum", |e| e.op == AggregateOp::Sum),
         ("avg", |e| e.op == AggregateOp::Avg),
         ("no valid row", |e| {
