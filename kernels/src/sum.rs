@@ -106,6 +106,19 @@ impl GroupSums {
         self.counts.is_empty()
     }
 
+    /// The bytes its sums and counts take (their capacity), for an engine's
+    /// memory accounting.
+    #[must_use]
+    pub fn allocated_bytes(&self) -> usize {
+        let sums = match &self.sums {
+            Sums::Narrow(sums) => sums.capacity() * size_of::<i128>(),
+            Sums::Wide { low, carry } => {
+                low.capacity() * size_of::<I256>() + carry.capacity() * size_of::<i64>()
+            }
+        };
+        sums + self.counts.capacity() * size_of::<i64>()
+    }
+
     /// Makes it `groups` groups: new ones are empty, groups from `groups` on
     /// are dropped.
     pub fn resize(&mut self, groups: usize) {
