@@ -33,9 +33,11 @@ use crate::work::{Work, ethnum_to_i256, i256_to_ethnum};
 /// Rows read into a work type at a time.
 const BLOCK: usize = 1024;
 
-/// The most rows a merged state may count: far beyond any real count, and
-/// low enough that adding rows to it never overflows.
-const MAX_COUNT: u64 = 1 << 62;
+/// The most rows a merged state may count: far beyond any real count, low
+/// enough that adding rows to it never overflows, and that its sum (at most
+/// `2^60 * 2^255`, below `5.8 * 2^60 * 10^76`) exports as a whole number of
+/// `10^76`s in an `i64` (`AggregateState`'s `sum_high`).
+const MAX_COUNT: u64 = 1 << 60;
 
 /// One group's exact sum and count, as exported and merged:
 /// `sum = sum_low + sum_carry * 2^256`.
@@ -204,21 +206,15 @@ impl GroupSums {
     /// # Errors
     /// [`KernelError::GroupOutOfRange`] (row 0) when `g` is not a group;
     /// [`KernelError::StateOutOfRange`] when `part` or the merged state is
-    /// not one that rows can add up to: a count beyond `2^62`, a sum beyond
-    /// `count * 2^255`.
+    /// not one that rows can add up to: a count beyond `2^60`, a sum beyond
+    /// `count * 2^255` in magnitude.
     pub fn merge(&mut self, g: usize, part: GroupSum) -> Result<(), KernelError> {
         let groups = self.len();
         let Some(count) = self.counts.get(g).copied() else {
             return Err(KernelError::GroupOutOfRange { row: 0, group: g, groups });
         };
         let total = u64::try_from(count).unwrap_or_default().saturating_add(part.count);
-        // Rows add up to at most `count * 2^255` in magnitude: at most
-        // `(count + 1) / 2` carries, and nothing without rows.
-        let carries_beyond =
-            2 * u128::from(part.sum_carry.unsigned_abs()) > u128::from(part.count) + 1;
-        let sum_without_rows =
-            part.count == 0 && (part.sum_carry != 0 || part.sum_low != i256::ZERO);
-        if total > MAX_COUNT || carries_beyond || sum_without_rows {
+        if total > MAX_COUNT || !within_rows(part) {
             return Err(KernelError::StateOutOfRange);
         }
         if let Sums::Narrow(sums) = &mut self.sums {
@@ -341,6 +337,22 @@ fn fits_i64(values: &Input<'_>, column: &Column<'_>) -> bool {
     column.holding_work() == WorkWidth::I64
         || values.precision.is_some_and(|p| p <= 18)
         || column.magnitude_bits() <= 63
+}
+
+/// Whether `part.count` values of `i256` can add up to the part's sum:
+/// `|S| <= count * 2^255` (nothing without rows), exactly.
+///
+/// With `S = 2^255 * (k + f)`, `k` an integer and `0 <= f < 1`: `k` is twice
+/// the carry, less one when the low word is negative (whose `f` is then
+/// `(low + 2^255) / 2^255`), and `f` is zero for a low word of 0 or
+/// `i256::MIN`. A non-negative `S` is within the bound when `k < count`, or
+/// `k = count` with `f = 0`; a negative one when `-k <= count`.
+fn within_rows(part: GroupSum) -> bool {
+    let negative_low = part.sum_low < i256::ZERO;
+    let k = 2 * i128::from(part.sum_carry) - i128::from(negative_low);
+    let whole = part.sum_low == i256::ZERO || part.sum_low == i256::MIN;
+    let count = i128::from(part.count);
+    if k >= 0 { k < count || (k == count && whole) } else { -k <= count }
 }
 
 /// `a + b` with the carry out of `i256` (`-1`, `0` or `1`).
