@@ -1442,3 +1442,534 @@ mod arrow {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Aggregates
+
+mod aggregates {
+    use std::sync::Arc;
+
+    use arrow_array::{
+        ArrayRef, Decimal128Array, Decimal256Array, Int32Array, Int64Array, UInt64Array,
+    };
+    use arrow_buffer::{BooleanBuffer, i256};
+    use decimal_kernels::aggregate::{
+        Accumulator, AggregateOp, AggregateState, avg, avg_groups, sum, sum_groups,
+    };
+    use decimal_kernels::{
+        ArithmeticOptions, DecimalArray, DecimalError, DecimalType, StorageWidth, conformance,
+    };
+    use num_bigint::BigInt;
+    use rstest::rstest;
+
+    use super::support::outcomes::assert_error;
+    use super::support::types::{column_from_strs, dec};
+
+    /// `op` by group (`sum_groups`, `avg_groups`), held to the reference:
+    /// a bad call gets exactly the reference's error.
+    #[track_caller]
+    fn grouped(
+        op: AggregateOp,
+        values: &DecimalArray,
+        groups: &[usize],
+        total_groups: usize,
+        options: &ArithmeticOptions,
+    ) -> Result<DecimalArray, DecimalError> {
+        let got = match op {
+            AggregateOp::Sum => sum_groups(values, groups, total_groups, options),
+            AggregateOp::Avg => avg_groups(values, groups, total_groups, options),
+            other => panic!("no grouped function for {other}: add it here"),
+        };
+        let want = conformance::reference_aggregate(op, values, groups, total_groups, options);
+        assert_eq!(got, want, "{op} of {} by {groups:?} under {options:?}", values.dtype());
+        got
+    }
+
+    /// `op` over the whole column (`sum`, `avg`), held to the reference with
+    /// every row in group 0.
+    #[track_caller]
+    fn whole(
+        op: AggregateOp,
+        values: &DecimalArray,
+        options: &ArithmeticOptions,
+    ) -> Result<String, DecimalError> {
+        let got = match op {
+            AggregateOp::Sum => sum(values, options),
+            AggregateOp::Avg => avg(values, options),
+            other => panic!("no whole-column function for {other}: add it here"),
+        };
+        let zeros = vec![0; values.len()];
+        let want = conformance::reference_aggregate(op, values, &zeros, 1, options);
+        let want = want.map(|a| a.to_strs().remove(0).unwrap_or_else(|| "NULL".into()));
+        let got = got.map(|s| if s.is_null() { "NULL".into() } else { s.to_string() });
+        assert_eq!(got, want, "{op} of {} under {options:?}", values.dtype());
+        got
+    }
+
+    fn money() -> DecimalArray {
+        column_from_strs(dec(10, 2), &[Some("1.50"), None, Some("-2.25"), Some("4.00")])
+    }
+
+    /// An accumulator of `op` over `decimal(10,2)` holding `money()` in two
+    /// groups.
+    #[track_caller]
+    fn holding_money(op: AggregateOp) -> Accumulator {
+        let mut acc = Accumulator::new(op, dec(10, 2), &ArithmeticOptions::default()).unwrap();
+        acc.update(&money(), &[0, 1, 1, 0], None, 2).unwrap();
+        acc
+    }
+
+    /// `acc`'s results so far, leaving it as it is.
+    #[track_caller]
+    fn results(acc: &Accumulator) -> Vec<Option<String>> {
+        acc.clone().finish(None).expect("the results fit").to_strs()
+    }
+
+    #[rstest]
+    #[case::first_row(&[2, 0, 1, 0], 2, 0, 2)]
+    #[case::first_of_two_bad_rows(&[0, 1, 5, 9], 2, 2, 5)]
+    #[case::last_row(&[0, 0, 1, 3], 3, 3, 3)]
+    #[case::usize_max(&[0, usize::MAX, 1, 1], 2, 1, usize::MAX)]
+    #[case::no_groups(&[0, 0, 0, 0], 0, 0, 0)]
+    fn group_out_of_range(
+        #[case] groups: &[usize],
+        #[case] total_groups: usize,
+        #[case] row: usize,
+        #[case] group: usize,
+        #[values(AggregateOp::Sum, AggregateOp::Avg)] op: AggregateOp,
+    ) {
+        let want = DecimalError::GroupOutOfRange { row, group, total_groups };
+        let message =
+            format!("row {row} belongs to group {group}, beyond the {total_groups} groups");
+        let options = ArithmeticOptions::default();
+        assert_error(grouped(op, &money(), groups, total_groups, &options), &want, &message);
+        // An accumulator that already holds values (in one group, if there
+        // are any): nothing changes, not even its number of groups.
+        let mut acc = Accumulator::new(op, dec(10, 2), &options).unwrap();
+        let held = total_groups.min(1);
+        acc.update(&money(), &vec![0; 4 * held], None, held).unwrap_or_default();
+        let before = (acc.groups(), results(&acc));
+        assert_error(acc.update(&money(), groups, None, total_groups), &want, &message);
+        assert_eq!((acc.groups(), results(&acc)), before, "a failed update adds nothing");
+    }
+
+    #[rstest]
+    #[case::fewer_groups(&[0, 1, 0])]
+    #[case::more_groups(&[0, 1, 0, 1, 1])]
+    #[case::none(&[])]
+    fn group_indices_of_another_length(#[case] groups: &[usize]) {
+        let want = DecimalError::LengthMismatch { expected: 4, actual: groups.len() };
+        let message = format!("length mismatch: expected 4 rows, found {}", groups.len());
+        for op in AggregateOp::ALL {
+            let options = ArithmeticOptions::default();
+            assert_error(grouped(op, &money(), groups, 2, &options), &want, &message);
+            let mut acc = holding_money(op);
+            let before = results(&acc);
+            assert_error(acc.update(&money(), groups, None, 2), &want, &message);
+            assert_eq!(results(&acc), before);
+        }
+    }
+
+    #[rstest]
+    #[case::shorter(3)]
+    #[case::longer(5)]
+    #[case::empty(0)]
+    fn filter_of_another_length(#[case] len: usize) {
+        let filter = BooleanBuffer::from(vec![true; len]);
+        let mut acc = holding_money(AggregateOp::Sum);
+        let before = results(&acc);
+        assert_error(
+            acc.update(&money(), &[0, 1, 0, 1], Some(&filter), 2),
+            &DecimalError::LengthMismatch { expected: 4, actual: len },
+            &format!("length mismatch: expected 4 rows, found {len}"),
+        );
+        assert_eq!(results(&acc), before);
+    }
+
+    #[rstest]
+    #[case::other_scale(dec(10, 3))]
+    #[case::wider_precision(dec(11, 2))]
+    #[case::negative_scale(dec(10, -2))]
+    #[case::p76(dec(76, 2))]
+    fn values_of_another_type(#[case] actual: DecimalType) {
+        let values = DecimalArray::from_strs(actual, &[Some("0"), None]).unwrap();
+        for op in AggregateOp::ALL {
+            let mut acc = holding_money(op);
+            let before = results(&acc);
+            assert_error(
+                acc.update(&values, &[0, 1], None, 2),
+                &DecimalError::TypeMismatch { expected: dec(10, 2), actual },
+                &format!("expected values of decimal(10,2), found {actual}"),
+            );
+            assert_eq!(results(&acc), before);
+        }
+    }
+
+    /// A narrower precision at the same scale is the same values: accepted,
+    /// and summed as the input type's.
+    #[test]
+    fn values_of_a_narrower_precision_are_accepted() {
+        let narrow = column_from_strs(dec(3, 2), &[Some("9.99"), Some("-1.00"), None]);
+        let mut acc = holding_money(AggregateOp::Sum);
+        acc.update(&narrow, &[1, 1, 0], None, 2).unwrap();
+        assert_eq!(acc.finish(None).unwrap().to_strs(), [Some("5.50".into()), Some("6.74".into())]);
+    }
+
+    /// The three arrays of a state for `decimal(10,2)` holding `sums`
+    /// (stored at scale 2) and `counts`.
+    fn state_arrays(sums: &[i128], highs: &[i64], counts: &[u64]) -> Vec<ArrayRef> {
+        let sums: Vec<i256> = sums.iter().map(|&s| i256::from_i128(s)).collect();
+        vec![
+            Arc::new(Decimal256Array::from(sums).with_precision_and_scale(76, 2).unwrap()),
+            Arc::new(Int64Array::from(highs.to_vec())),
+            Arc::new(UInt64Array::from(counts.to_vec())),
+        ]
+    }
+
+    #[rstest]
+    #[case::no_arrays(vec![], "a state has three arrays: sum, sum_high, count")]
+    #[case::two_arrays(state_arrays(&[1], &[0], &[1])[..2].to_vec(), "a state has three arrays: sum, sum_high, count")]
+    #[case::four_arrays(
+        [state_arrays(&[1], &[0], &[1]), state_arrays(&[1], &[0], &[1])[..1].to_vec()].concat(),
+        "a state has three arrays: sum, sum_high, count"
+    )]
+    #[case::sum_as_decimal128(
+        vec![
+            Arc::new(Decimal128Array::from(vec![1i128]).with_precision_and_scale(38, 2).unwrap()) as ArrayRef,
+            Arc::new(Int64Array::from(vec![0i64])),
+            Arc::new(UInt64Array::from(vec![1u64])),
+        ],
+        "sum is Decimal128(38, 2), not Decimal256(76, 2)"
+    )]
+    #[case::sum_of_another_scale(
+        vec![
+            Arc::new(Decimal256Array::from(vec![i256::ONE]).with_precision_and_scale(76, 3).unwrap()) as ArrayRef,
+            Arc::new(Int64Array::from(vec![0i64])),
+            Arc::new(UInt64Array::from(vec![1u64])),
+        ],
+        "sum is Decimal256(76, 3), not Decimal256(76, 2)"
+    )]
+    #[case::sum_high_as_int32(
+        vec![
+            state_arrays(&[1], &[0], &[1])[0].clone(),
+            Arc::new(Int32Array::from(vec![0])) as ArrayRef,
+            Arc::new(UInt64Array::from(vec![1u64])),
+        ],
+        "sum_high is Int32, not Int64"
+    )]
+    #[case::count_as_int64(
+        vec![
+            state_arrays(&[1], &[0], &[1])[0].clone(),
+            Arc::new(Int64Array::from(vec![0i64])) as ArrayRef,
+            Arc::new(Int64Array::from(vec![1i64])),
+        ],
+        "count is Int64, not UInt64"
+    )]
+    #[case::count_with_a_null(
+        vec![
+            state_arrays(&[1, 2], &[0, 0], &[1, 1])[0].clone(),
+            Arc::new(Int64Array::from(vec![0i64, 0])) as ArrayRef,
+            Arc::new(UInt64Array::from(vec![Some(1u64), None])),
+        ],
+        "count has nulls or another length"
+    )]
+    #[case::sum_with_a_null(
+        vec![
+            Arc::new(Decimal256Array::from(vec![None, Some(i256::ONE)]).with_precision_and_scale(76, 2).unwrap()) as ArrayRef,
+            Arc::new(Int64Array::from(vec![0i64, 0])),
+            Arc::new(UInt64Array::from(vec![1u64, 1])),
+        ],
+        "sum has nulls or another length"
+    )]
+    #[case::sum_high_shorter(
+        vec![
+            state_arrays(&[1, 2], &[0, 0], &[1, 1])[0].clone(),
+            Arc::new(Int64Array::from(vec![0i64])) as ArrayRef,
+            Arc::new(UInt64Array::from(vec![1u64, 1])),
+        ],
+        "sum_high has nulls or another length"
+    )]
+    #[case::count_longer(
+        vec![
+            state_arrays(&[1], &[0], &[1])[0].clone(),
+            Arc::new(Int64Array::from(vec![0i64])) as ArrayRef,
+            Arc::new(UInt64Array::from(vec![1u64, 1])),
+        ],
+        "count has nulls or another length"
+    )]
+    fn state_arrays_that_are_not_a_state(#[case] arrays: Vec<ArrayRef>, #[case] reason: &str) {
+        assert_error(
+            AggregateState::from_arrow(dec(10, 2), &arrays),
+            &DecimalError::InvalidState { reason: reason.into() },
+            &format!("invalid aggregate state: {reason}"),
+        );
+    }
+
+    /// `value * 2^exp` as a state row `(sum, sum_high)` at scale 2:
+    /// `sum_high * 10^76 + sum`.
+    fn split(value: &BigInt) -> (i256, i64) {
+        let p76 = BigInt::from(10).pow(76);
+        let high = value / &p76;
+        let low = value - &high * &p76;
+        (i256::from_string(&low.to_string()).unwrap(), i64::try_from(high).unwrap())
+    }
+
+    /// A state for `dtype` from exact sums and counts.
+    fn state_of(dtype: DecimalType, rows: &[(BigInt, u64)]) -> AggregateState {
+        let (lows, highs): (Vec<i256>, Vec<i64>) = rows.iter().map(|(v, _)| split(v)).unzip();
+        let counts: Vec<u64> = rows.iter().map(|&(_, c)| c).collect();
+        let arrays: Vec<ArrayRef> = vec![
+            Arc::new(
+                Decimal256Array::from(lows).with_precision_and_scale(76, dtype.scale()).unwrap(),
+            ),
+            Arc::new(Int64Array::from(highs)),
+            Arc::new(UInt64Array::from(counts)),
+        ];
+        AggregateState::from_arrow(dtype, &arrays).expect("arrays of a state's types")
+    }
+
+    fn pow2(k: u32) -> BigInt {
+        BigInt::from(1) << k
+    }
+
+    /// States no rows add up to: their row is refused, the rows before it
+    /// are merged.
+    #[rstest]
+    #[case::count_beyond_2_to_60(pow2(10), (1 << 60) + 1)]
+    #[case::count_u64_max(BigInt::from(0), u64::MAX)]
+    #[case::sum_without_rows(BigInt::from(1), 0)]
+    #[case::negative_sum_without_rows(BigInt::from(-100), 0)]
+    #[case::one_row_past_2_to_255(pow2(255) + 1, 1)]
+    #[case::one_row_below_minus_2_to_255(-pow2(255) - 1, 1)]
+    #[case::one_row_of_2_to_256(pow2(256), 1)]
+    #[case::three_rows_past_their_bound(pow2(255) * 3 + 1, 3)]
+    #[case::sum_high_extreme(BigInt::from(i64::MAX) * BigInt::from(10).pow(76), 1000)]
+    #[case::sum_high_most_negative(BigInt::from(i64::MIN) * BigInt::from(10).pow(76), 1000)]
+    fn fabricated_states_are_refused(#[case] sum: BigInt, #[case] count: u64) {
+        let t = dec(10, 2);
+        let state = state_of(t, &[(BigInt::from(150), 2), (sum, count)]);
+        for op in AggregateOp::ALL {
+            let mut acc = Accumulator::new(op, t, &ArithmeticOptions::default()).unwrap();
+            assert_error(
+                acc.merge(&state, &[1, 0], 2),
+                &DecimalError::InvalidState {
+                    reason: "row 1 is not a sum and count of rows".into(),
+                },
+                "invalid aggregate state: row 1 is not a sum and count of rows",
+            );
+            // Row 0 (1.50 over two rows) went into group 1 first.
+            let want = if op == AggregateOp::Sum { "1.50" } else { "0.75" };
+            assert_eq!(acc.finish(None).unwrap().to_strs(), [None, Some(want.into())]);
+        }
+    }
+
+    /// The extremes rows can reach are accepted: `count * 2^255` in
+    /// magnitude, at the count limit.
+    #[rstest]
+    #[case::one_row_at_2_to_255(-pow2(255), 1)]
+    #[case::three_rows_at_their_bound(pow2(255) * 3, 3)]
+    #[case::count_at_2_to_60(pow2(60) * (pow2(255) - 1), 1 << 60)]
+    #[case::empty(BigInt::from(0), 0)]
+    fn extreme_states_are_merged(#[case] sum: BigInt, #[case] count: u64) {
+        let t = dec(76, 0);
+        let mut acc = Accumulator::new(AggregateOp::Sum, t, &ArithmeticOptions::default()).unwrap();
+        acc.merge(&state_of(t, &[(sum.clone(), count)]), &[0], 1).unwrap();
+        let got = acc.finish(None);
+        let want = if count == 0 {
+            Ok(vec![None])
+        } else {
+            Err(DecimalError::AggregateOverflow {
+                group: 0,
+                result_type: t,
+                op: AggregateOp::Sum,
+                value: sum.to_string(),
+            })
+        };
+        assert_eq!(got.map(|a| a.to_strs()), want);
+    }
+
+    /// The largest states the kernels accept keep their exact sum through
+    /// `state` and `to_arrow`: parts of `2^58` rows of `i256::MAX` merged
+    /// until the count limit refuses one, exported, read back and merged
+    /// again overflow with the exact sum. (With up to `2^62` rows, the
+    /// exported `sum_high` went past `i64` and was written as 0.)
+    #[test]
+    fn the_largest_states_survive_a_round_trip() {
+        let t = dec(76, 0);
+        let options = ArithmeticOptions::default();
+        let count = 1u64 << 58;
+        let part: BigInt = BigInt::from(count) * (pow2(255) - 1);
+        let mut acc = Accumulator::new(AggregateOp::Sum, t, &options).unwrap();
+        let mut merged = 0u32;
+        for _ in 0..8 {
+            match acc.merge(&state_of(t, &[(part.clone(), count)]), &[0], 1) {
+                Ok(()) => merged += 1,
+                Err(e) => {
+                    assert!(matches!(e, DecimalError::InvalidState { .. }), "{e}");
+                    break;
+                }
+            }
+        }
+        assert_eq!(merged, 4, "2^60 rows at most");
+        let exported = AggregateState::from_arrow(t, &acc.state(None).to_arrow()).unwrap();
+        let mut again = Accumulator::new(AggregateOp::Sum, t, &options).unwrap();
+        again.merge(&exported, &[0], 1).unwrap();
+        let want = DecimalError::AggregateOverflow {
+            group: 0,
+            result_type: t,
+            op: AggregateOp::Sum,
+            value: (part * merged).to_string(),
+        };
+        assert_eq!(again.finish(None), Err(want));
+    }
+
+    #[rstest]
+    #[case::higher_scale(dec(10, 3))]
+    #[case::lower_scale(dec(10, 1))]
+    #[case::negative_scale(dec(10, -2))]
+    fn merge_of_a_state_of_another_scale(#[case] other: DecimalType) {
+        let options = ArithmeticOptions::default();
+        let mut from = Accumulator::new(AggregateOp::Sum, other, &options).unwrap();
+        from.update(&DecimalArray::from_strs(other, &[Some("0")]).unwrap(), &[0], None, 1).unwrap();
+        let state = from.state(None);
+        for op in AggregateOp::ALL {
+            let mut acc = holding_money(op);
+            let before = results(&acc);
+            assert_error(
+                acc.merge(&state, &[0], 2),
+                &DecimalError::TypeMismatch { expected: dec(10, 2), actual: other },
+                &format!("expected values of decimal(10,2), found {other}"),
+            );
+            assert_eq!(results(&acc), before);
+        }
+        // Another precision at the same scale merges.
+        let mut acc = holding_money(AggregateOp::Sum);
+        let wide = Accumulator::new(AggregateOp::Sum, dec(38, 2), &options).unwrap().state(None);
+        acc.merge(&wide, &[], 2).unwrap();
+    }
+
+    #[rstest]
+    #[case::group_beyond(&[0, 2], 2, 1, 2)]
+    #[case::no_groups(&[0, 0], 0, 0, 0)]
+    fn merge_into_a_group_out_of_range(
+        #[case] groups: &[usize],
+        #[case] total_groups: usize,
+        #[case] row: usize,
+        #[case] group: usize,
+    ) {
+        let state = holding_money(AggregateOp::Sum).state(None);
+        let mut acc =
+            Accumulator::new(AggregateOp::Sum, dec(10, 2), &ArithmeticOptions::default()).unwrap();
+        assert_error(
+            acc.merge(&state, groups, total_groups),
+            &DecimalError::GroupOutOfRange { row, group, total_groups },
+            &format!("row {row} belongs to group {group}, beyond the {total_groups} groups"),
+        );
+        assert_error(
+            acc.merge(&state, &groups[..1], total_groups),
+            &DecimalError::LengthMismatch { expected: 2, actual: 1 },
+            "length mismatch: expected 2 rows, found 1",
+        );
+    }
+
+    #[rstest]
+    #[case::presto_precision_39(
+        ArithmeticOptions::presto(),
+        dec(39, 0),
+        "Presto and Trino have no precision above 38"
+    )]
+    #[case::presto_negative_scale(ArithmeticOptions::presto(), dec(10, -2), "Presto and Trino have no negative scale")]
+    #[case::spark_precision_39(
+        ArithmeticOptions::spark(),
+        dec(39, 2),
+        "Spark has no precision above 38"
+    )]
+    #[case::spark_precision_76(
+        ArithmeticOptions::spark_no_precision_loss(),
+        dec(76, 0),
+        "Spark has no precision above 38"
+    )]
+    #[case::arrow_i8(
+        ArithmeticOptions::arrow(StorageWidth::I8),
+        dec(2, 0),
+        "Arrow has no i8 decimal"
+    )]
+    #[case::arrow_i16(
+        ArithmeticOptions::arrow(StorageWidth::I16),
+        dec(4, 1),
+        "Arrow has no i16 decimal"
+    )]
+    #[case::arrow_i32_input_too_wide(
+        ArithmeticOptions::arrow(StorageWidth::I32),
+        dec(10, 2),
+        "the precision exceeds 9, the most of i32"
+    )]
+    #[case::arrow_i64_input_too_wide(
+        ArithmeticOptions::arrow(StorageWidth::I64),
+        dec(19, 0),
+        "the precision exceeds 18, the most of i64"
+    )]
+    #[case::arrow_i128_input_too_wide(
+        ArithmeticOptions::arrow(StorageWidth::I128),
+        dec(39, 0),
+        "the precision exceeds 38, the most of i128"
+    )]
+    fn profile_without_an_aggregate(
+        #[case] options: ArithmeticOptions,
+        #[case] input: DecimalType,
+        #[case] reason: &str,
+        #[values(AggregateOp::Sum, AggregateOp::Avg)] op: AggregateOp,
+    ) {
+        let want = DecimalError::UnsupportedAggregate { op, input, reason: reason.into() };
+        let message = format!("no {op} of {input}: {reason}");
+        let values = DecimalArray::from_strs(input, &[Some("0"), None]).unwrap();
+        assert_error(grouped(op, &values, &[0, 0], 1, &options), &want, &message);
+        assert_error(whole(op, &values, &options), &want, &message);
+        assert_error(Accumulator::new(op, input, &options), &want, &message);
+        assert_error(decimal_kernels::aggregate::result_type(op, input, &options), &want, &message);
+    }
+
+    /// No Arrow width is too narrow for an aggregate it accepts: the result
+    /// types are capped at the width's precision, stored at the width.
+    #[rstest]
+    #[case::i32(StorageWidth::I32)]
+    #[case::i64(StorageWidth::I64)]
+    #[case::i128(StorageWidth::I128)]
+    #[case::i256(StorageWidth::I256)]
+    fn arrow_results_fit_their_width(#[case] width: StorageWidth) {
+        let options = ArithmeticOptions::arrow(width);
+        let most = width.max_precision();
+        for input in
+            [dec(1, 0), dec(most, 0), dec(most, i8::try_from(most).unwrap()), dec(most, -5)]
+        {
+            let values = DecimalArray::from_strs(input, &[Some("0")]).unwrap();
+            for op in AggregateOp::ALL {
+                let got = grouped(op, &values, &[0], 1, &options).unwrap();
+                assert_eq!(got.width(), width, "{op} of {input}");
+            }
+        }
+    }
+
+    /// What looks odd but is not an error: empty and all-null columns, no
+    /// groups, emitting more groups than there are, an empty state.
+    #[test]
+    fn empty_inputs_are_not_errors() {
+        let t = dec(10, 2);
+        let options = ArithmeticOptions::default();
+        let empty = DecimalArray::from_strs(t, &[]).unwrap();
+        let nulls = DecimalArray::from_strs(t, &[None, None]).unwrap();
+        for op in AggregateOp::ALL {
+            assert_eq!(whole(op, &empty, &options), Ok("NULL".into()));
+            assert_eq!(whole(op, &nulls, &options), Ok("NULL".into()));
+            assert_eq!(grouped(op, &empty, &[], 0, &options).map(|a| a.len()), Ok(0));
+            assert_eq!(grouped(op, &nulls, &[1, 1], 3, &options).map(|a| a.null_count()), Ok(3));
+            let mut acc = Accumulator::new(op, t, &options).unwrap();
+            assert_eq!(acc.finish(Some(5)).map(|a| a.len()), Ok(0));
+            assert!(acc.state(None).is_empty());
+            acc.merge(&acc.clone().state(Some(0)), &[], 4).unwrap();
+            assert_eq!(acc.groups(), 4);
+            assert_eq!(acc.finish(Some(usize::MAX)).map(|a| a.null_count()), Ok(4));
+            assert_eq!(acc.groups(), 0);
+        }
+    }
+}

@@ -20,6 +20,16 @@
 //! A second set of named cases checks specific outcomes directly: exact error
 //! rows, which rows the `Null` policies null, rounding of ties, and results
 //! whose intermediates do not fit the storage.
+//!
+//! The aggregates (`sum`, `avg`; module `aggregates` below) run through the
+//! same profiles, rounding modes and overflow policies, for types of 1 to 76
+//! digits (the 18/19 and 38/39 boundaries, negative scales), checked and
+//! unchecked columns at every storage width that holds the type (the
+//! storage extremes, `i128::MIN` and `i256::MIN` among them), by group and
+//! over the whole column, held to `conformance::reference_aggregate`: empty
+//! and all-null groups, sums that exceed the result type (the first such
+//! group named with its exact value, or nulled) and sums whose running
+//! total leaves the result type and `i256` but comes back.
 
 include!("support/arrow_crates.rs");
 
@@ -1195,4 +1205,530 @@ fn failing_row_across_chunks_and_blocks(
         (0..rows).map(|row| if row == 0 || row == failing { "null" } else { fits }).collect();
     let opts = options(OverflowPolicy::Null, OverflowPolicy::Error);
     assert_outcome(op, (dtype, &lhs), (dtype, &rhs), opts, &Want::Rows(&nulled));
+}
+
+mod aggregates {
+    use super::*;
+    use decimal_kernels::aggregate::{AggregateOp, avg, avg_groups, sum, sum_groups};
+
+    /// Every profile.
+    const PROFILES: [ArithmeticOptions; 8] = [
+        ArithmeticOptions::fixed_point(),
+        ArithmeticOptions::arrow(StorageWidth::I32),
+        ArithmeticOptions::arrow(StorageWidth::I64),
+        ArithmeticOptions::arrow(StorageWidth::I128),
+        ArithmeticOptions::arrow(StorageWidth::I256),
+        ArithmeticOptions::spark(),
+        ArithmeticOptions::spark_no_precision_loss(),
+        ArithmeticOptions::presto(),
+    ];
+
+    /// The groups of the matrix's columns.
+    const GROUPS: usize = 9;
+
+    /// `op` by group through its own function.
+    fn grouped(
+        op: AggregateOp,
+        values: &DecimalArray,
+        groups: &[usize],
+        total: usize,
+        options: &ArithmeticOptions,
+    ) -> Result<DecimalArray, DecimalError> {
+        match op {
+            AggregateOp::Sum => sum_groups(values, groups, total, options),
+            _ => avg_groups(values, groups, total, options),
+        }
+    }
+
+    /// An outcome as text: each group's value or `NULL`, or the error.
+    fn show(outcome: &Result<DecimalArray, DecimalError>) -> String {
+        match outcome {
+            Ok(array) => format!(
+                "{}@{} {:?}",
+                array.dtype(),
+                array.width(),
+                array.to_strs().iter().map(|v| v.as_deref().unwrap_or("NULL")).collect::<Vec<_>>()
+            ),
+            Err(e) => format!("error `{e}`"),
+        }
+    }
+
+    /// `sum_groups`/`avg_groups` give what the reference gives: the same
+    /// error, or the same type, storage width, and value and validity of
+    /// every group.
+    #[track_caller]
+    fn assert_grouped(
+        op: AggregateOp,
+        values: &DecimalArray,
+        groups: &[usize],
+        total: usize,
+        options: &ArithmeticOptions,
+        context: &str,
+    ) {
+        let want = conformance::reference_aggregate(op, values, groups, total, options);
+        let got = grouped(op, values, groups, total, options);
+        let same_width = match (&got, &want) {
+            (Ok(g), Ok(w)) => g.width() == w.width(),
+            _ => true,
+        };
+        assert!(
+            got == want && same_width,
+            "{context}: {op} by group of {}@{} ({} rows) under {options:?}:\n  got  {}\n  want {}",
+            values.dtype(),
+            values.width(),
+            values.len(),
+            show(&got),
+            show(&want)
+        );
+    }
+
+    /// `sum`/`avg` of the whole column give the reference's one group.
+    #[track_caller]
+    fn assert_whole(
+        op: AggregateOp,
+        values: &DecimalArray,
+        options: &ArithmeticOptions,
+        context: &str,
+    ) {
+        let zeros = vec![0; values.len()];
+        let want = conformance::reference_aggregate(op, values, &zeros, 1, options)
+            .map(|a| a.scalar(0).expect("one group"));
+        let got = match op {
+            AggregateOp::Sum => sum(values, options),
+            _ => avg(values, options),
+        };
+        assert_eq!(
+            got,
+            want,
+            "{context}: {op} of the whole {}@{} ({} rows) under {options:?}",
+            values.dtype(),
+            values.width(),
+            values.len()
+        );
+    }
+
+    /// One column's rows: stored value, validity and group.
+    type Rows = Vec<(i256, bool, usize)>;
+
+    /// The rows of the matrix for `dtype` at `width` (`unchecked`: with the
+    /// storage's extremes and values beyond the precision), groups
+    /// interleaved:
+    ///
+    /// - 0: the edge values (and, unchecked, the storage extremes);
+    /// - 1: random values;
+    /// - 2: no rows; 3: null rows only (hiding the maximum);
+    /// - 4: `+m` six times then `-m` six times, `m` the largest magnitude
+    ///   (unchecked: the storage's maximum, then its minimum), so the running
+    ///   sum leaves the result type (and `i256` at 76 digits) and comes back;
+    /// - 5: one unit;
+    /// - 6 and 7 (the last rows): the largest value three times, and its
+    ///   negation three times, which overflow where the result type has no
+    ///   more digits than the input;
+    /// - 8: no rows.
+    fn matrix_rows(dtype: DecimalType, width: StorageWidth, unchecked: bool) -> Rows {
+        let max = max_stored(dtype);
+        let mut rng =
+            Rng::new(u64::from(dtype.precision()) << 8 | u64::from(dtype.scale().unsigned_abs()));
+        let mut front: Vec<Rows> = vec![Vec::new(); 6];
+        let edges = super::edge_values(dtype);
+        front[0] = edges
+            .iter()
+            .map(|t| (DecimalScalar::parse(dtype, t).unwrap().value().unwrap(), true, 0))
+            .collect();
+        let (wmin, wmax) = native_range(width);
+        let (up, down) = if unchecked {
+            front[0].extend(unchecked_values(dtype, width).into_iter().map(|v| (v, true, 0)));
+            (wmax, wmin)
+        } else {
+            (max, max.wrapping_neg())
+        };
+        front[1] = (0..12).map(|_| (rng.value(dtype, width, Kind::Digits), true, 1)).collect();
+        front[3] = vec![(max, false, 3), (i256::ZERO, false, 3), (max.wrapping_neg(), false, 3)];
+        front[4] = [[up; 6], [down; 6]].concat().into_iter().map(|v| (v, true, 4)).collect();
+        front[5] = vec![(i256::ONE, true, 5)];
+        // A null row hiding the maximum in the edge group too.
+        front[0].push((max, false, 0));
+        // Interleaved: one row of each group in turn, so that the grouped sums
+        // scatter.
+        let mut rows = Rows::new();
+        let longest = front.iter().map(Vec::len).max().unwrap_or(0);
+        for i in 0..longest {
+            for group in &front {
+                if let Some(&row) = group.get(i) {
+                    rows.push(row);
+                }
+            }
+        }
+        for _ in 0..3 {
+            rows.push((max, true, 6));
+            rows.push((max.wrapping_neg(), true, 7));
+        }
+        rows
+    }
+
+    /// The rows as a column at `width` and their groups.
+    fn as_column(
+        dtype: DecimalType,
+        width: StorageWidth,
+        unchecked: bool,
+        rows: &Rows,
+    ) -> (DecimalArray, Vec<usize>) {
+        let values: Vec<i256> = rows.iter().map(|r| r.0).collect();
+        let valid: Vec<bool> = rows.iter().map(|r| r.1).collect();
+        let groups = rows.iter().map(|r| r.2).collect();
+        let column = if unchecked {
+            unchecked_column(dtype, &values, &valid, width)
+        } else {
+            checked_column(dtype, &values, &valid, width)
+        };
+        (column, groups)
+    }
+
+    /// The options of the matrix on top of `profile`: `sum` in one rounding
+    /// mode (it never rounds), `avg` in all five, each under both overflow
+    /// policies.
+    fn combinations(profile: ArithmeticOptions) -> Vec<(AggregateOp, ArithmeticOptions)> {
+        let mut all = Vec::new();
+        for on_overflow in POLICIES {
+            let base = profile.with_on_overflow(on_overflow);
+            all.push((AggregateOp::Sum, base));
+            for mode in RoundingMode::ALL {
+                all.push((AggregateOp::Avg, base.with_rounding(mode)));
+            }
+        }
+        all
+    }
+
+    /// `sum` and `avg` of one input type under one profile, every rounding
+    /// mode and overflow policy, checked and unchecked columns at every
+    /// storage width that holds the type: by group (the whole column, an
+    /// odd-offset slice, the rows before the overflowing groups), over the
+    /// whole column, and over each of those.
+    #[rstest]
+    #[case::p1_s0(dec(1, 0))]
+    #[case::small(dec(2, 1))]
+    #[case::p4_s2(dec(4, 2))]
+    #[case::p9_s0(dec(9, 0))]
+    #[case::p9_s9(dec(9, 9))]
+    #[case::money(dec(10, 2))]
+    #[case::p18_s0(dec(18, 0))]
+    #[case::p18_s6(dec(18, 6))]
+    #[case::p19_s2(dec(19, 2))]
+    #[case::p28_s4(dec(28, 4))]
+    #[case::p29_s0(dec(29, 0))]
+    #[case::p38_s0(dec(38, 0))]
+    #[case::p38_s10(dec(38, 10))]
+    #[case::p38_s38(dec(38, 38))]
+    #[case::p39_s0(dec(39, 0))]
+    #[case::p40_s2(dec(40, 2))]
+    #[case::p57_s0(dec(57, 0))]
+    #[case::p66_s0(dec(66, 0))]
+    #[case::p67_s3(dec(67, 3))]
+    #[case::p76_s0(dec(76, 0))]
+    #[case::p76_s38(dec(76, 38))]
+    #[case::p76_s76(dec(76, 76))]
+    #[case::negative_scale_5(dec(5, -2))]
+    #[case::negative_scale_10(dec(10, -5))]
+    #[case::most_negative_scale(dec(3, -76))]
+    #[case::p76_negative_scale(dec(76, -30))]
+    fn aggregates_match_reference(
+        #[case] dtype: DecimalType,
+        #[values(0, 1, 2, 3, 4, 5, 6, 7)] profile: usize,
+    ) {
+        let profile = PROFILES[profile];
+        for width in StorageWidth::ALL.into_iter().filter(|&w| w >= dtype.storage_width()) {
+            for unchecked in [false, true] {
+                let rows = matrix_rows(dtype, width, unchecked);
+                let (column, groups) = as_column(dtype, width, unchecked, &rows);
+                let front = rows.iter().filter(|r| r.2 < 6).count();
+                let shapes = [
+                    ("column", column.clone(), &groups[..]),
+                    (
+                        "odd slice",
+                        column.slice(3, column.len() - 4).unwrap(),
+                        &groups[3..groups.len() - 1],
+                    ),
+                    (
+                        "before the overflowing groups",
+                        column.slice(0, front).unwrap(),
+                        &groups[..front],
+                    ),
+                ];
+                let kind = if unchecked { "unchecked" } else { "checked" };
+                for (op, options) in combinations(profile) {
+                    for (name, values, groups) in &shapes {
+                        let context = format!("{kind} {name}");
+                        assert_grouped(op, values, groups, GROUPS, &options, &context);
+                        assert_whole(op, values, &options, &context);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What a direct aggregate case expects.
+    #[derive(Debug)]
+    enum Expect<'a> {
+        /// One text per group, `null` for a null group.
+        Groups(&'a [&'a str]),
+        /// An overflow of this group, whose exact result is this text.
+        Overflow(usize, &'a str),
+    }
+
+    /// Checks `op` of `rows` (texts, `null`, or `stored:N` for a stored
+    /// integer beyond the precision, in an unchecked column) by `groups`
+    /// against `want` at every storage width that holds the values, and that
+    /// the reference agrees.
+    #[track_caller]
+    fn assert_aggregate(
+        op: AggregateOp,
+        (dtype, rows): (DecimalType, &[&str]),
+        groups: &[usize],
+        options: ArithmeticOptions,
+        want: &Expect<'_>,
+    ) {
+        let total = groups.iter().max().map_or(0, |g| g + 1).max(match want {
+            Expect::Groups(g) => g.len(),
+            Expect::Overflow(..) => 0,
+        });
+        let stored: Vec<(i256, bool)> = rows
+            .iter()
+            .map(|&r| match r {
+                "null" => (i256::ZERO, false),
+                r => match r.strip_prefix("stored:") {
+                    Some(v) => (i256::from_string(v).unwrap(), true),
+                    None => (super::scalar_value(dtype, r), true),
+                },
+            })
+            .collect();
+        let values: Vec<i256> = stored.iter().map(|v| v.0).collect();
+        let valid: Vec<bool> = stored.iter().map(|v| v.1).collect();
+        let unchecked = rows.iter().any(|r| r.starts_with("stored:"));
+        let narrowest = values
+            .iter()
+            .map(|&v| {
+                StorageWidth::ALL
+                    .into_iter()
+                    .find(|&w| (native_range(w).0..=native_range(w).1).contains(&v))
+                    .unwrap()
+            })
+            .chain([dtype.storage_width()])
+            .max()
+            .unwrap();
+        for width in StorageWidth::ALL.into_iter().filter(|&w| w >= narrowest) {
+            let column = if unchecked {
+                unchecked_column(dtype, &values, &valid, width)
+            } else {
+                checked_column(dtype, &values, &valid, width)
+            };
+            let got = grouped(op, &column, groups, total, &options);
+            let result = decimal_kernels::aggregate::result_type(op, dtype, &options).unwrap();
+            match want {
+                Expect::Groups(texts) => {
+                    let got = got.as_ref().map(DecimalArray::to_strs);
+                    let texts: Vec<Option<String>> =
+                        texts.iter().map(|&t| (t != "null").then(|| t.to_string())).collect();
+                    assert_eq!(got, Ok(texts), "{op} at {width}");
+                }
+                Expect::Overflow(group, value) => assert_eq!(
+                    got.as_ref().err(),
+                    Some(&DecimalError::AggregateOverflow {
+                        group: *group,
+                        result_type: result,
+                        op,
+                        value: (*value).into()
+                    }),
+                    "{op} at {width}"
+                ),
+            }
+            assert_grouped(op, &column, groups, total, &options, &format!("direct at {width}"));
+        }
+    }
+
+    fn nines(n: usize) -> String {
+        "9".repeat(n)
+    }
+
+    #[test]
+    fn sum_overflow_names_the_first_failing_group_with_its_exact_value() {
+        let max = nines(76);
+        let rows = [max.as_str(), "1", max.as_str(), max.as_str(), "null", max.as_str()];
+        let groups = [1, 0, 2, 1, 0, 2];
+        let twice = format!("1{}8", nines(75));
+        let error = ArithmeticOptions::fixed_point();
+        assert_aggregate(
+            AggregateOp::Sum,
+            (dec(76, 0), &rows),
+            &groups,
+            error,
+            &Expect::Overflow(1, &twice),
+        );
+        let null = error.with_on_overflow(OverflowPolicy::Null);
+        assert_aggregate(
+            AggregateOp::Sum,
+            (dec(76, 0), &rows),
+            &groups,
+            null,
+            &Expect::Groups(&["1", "null", "null", "null"]),
+        );
+    }
+
+    #[test]
+    fn running_sums_beyond_i256_that_come_back_fit() {
+        let max = nines(76);
+        let neg = format!("-{max}");
+        let mut rows = vec![max.as_str(); 6];
+        rows.extend(vec![neg.as_str(); 6]);
+        rows.push("5");
+        let groups = vec![0; rows.len()];
+        let opts = ArithmeticOptions::fixed_point();
+        assert_aggregate(
+            AggregateOp::Sum,
+            (dec(76, 0), &rows),
+            &groups,
+            opts,
+            &Expect::Groups(&["5"]),
+        );
+        // 5 / 13 rounded at scale 0: 0, or 1 rounding up.
+        for (mode, want) in [(RoundingMode::HalfUp, "0"), (RoundingMode::Ceiling, "1")] {
+            let opts = opts.with_rounding(mode);
+            assert_aggregate(
+                AggregateOp::Avg,
+                (dec(76, 0), &rows),
+                &groups,
+                opts,
+                &Expect::Groups(&[want]),
+            );
+        }
+        // In an unchecked i256 column: the storage's extremes, six each.
+        let (top, bottom) = (i256::MAX.to_string(), i256::MIN.to_string());
+        let up = format!("stored:{top}");
+        let down = format!("stored:{bottom}");
+        let mut rows = vec![up.as_str(); 6];
+        rows.extend(vec![down.as_str(); 6]);
+        assert_aggregate(
+            AggregateOp::Sum,
+            (dec(76, 0), &rows),
+            &groups[..12],
+            opts,
+            &Expect::Groups(&["-6"]),
+        );
+    }
+
+    #[rstest]
+    #[case::toward_zero(RoundingMode::TowardZero, ["0.01", "-0.01", "0.01"])]
+    #[case::half_up(RoundingMode::HalfUp, ["0.02", "-0.02", "0.01"])]
+    #[case::half_even(RoundingMode::HalfEven, ["0.02", "-0.02", "0.01"])]
+    #[case::floor(RoundingMode::Floor, ["0.01", "-0.02", "0.01"])]
+    #[case::ceiling(RoundingMode::Ceiling, ["0.02", "-0.01", "0.02"])]
+    fn mean_ties_round_by_the_mode(#[case] mode: RoundingMode, #[case] want: [&str; 3]) {
+        // 0.015, -0.015 and 0.0133.. at two digits.
+        let rows = ["0.01", "0.02", "-0.01", "-0.02", "0.01", "0.01", "0.02"];
+        let groups = [0, 0, 1, 1, 2, 2, 2];
+        let opts = ArithmeticOptions::fixed_point().with_rounding(mode);
+        let want = [want[0], want[1], want[2], "null"];
+        assert_aggregate(
+            AggregateOp::Avg,
+            (dec(5, 2), &rows),
+            &groups,
+            opts,
+            &Expect::Groups(&want),
+        );
+    }
+
+    #[rstest]
+    #[case::arrow_i32_mean_gains_four_digits(
+        AggregateOp::Avg,
+        ArithmeticOptions::arrow(StorageWidth::I32),
+        dec(9, 2),
+        "9999999.990000"
+    )]
+    #[case::arrow_i64_sum_capped_at_18_digits(
+        AggregateOp::Sum,
+        ArithmeticOptions::arrow(StorageWidth::I64),
+        dec(18, 0),
+        "1999999999999999998"
+    )]
+    #[case::spark_sum_capped_at_38_digits(
+        AggregateOp::Sum,
+        ArithmeticOptions::spark(),
+        dec(38, 0),
+        "199999999999999999999999999999999999998"
+    )]
+    #[case::presto_sum_at_38_digits(
+        AggregateOp::Sum,
+        ArithmeticOptions::presto(),
+        dec(38, 2),
+        "1999999999999999999999999999999999999.98"
+    )]
+    fn results_capped_at_the_profile_overflow(
+        #[case] op: AggregateOp,
+        #[case] options: ArithmeticOptions,
+        #[case] dtype: DecimalType,
+        #[case] value: &str,
+    ) {
+        let max = DecimalScalar::from_stored(dtype, max_stored(dtype)).unwrap().to_string();
+        let rows = [max.as_str(), max.as_str()];
+        let error = options.with_on_overflow(OverflowPolicy::Error);
+        assert_aggregate(op, (dtype, &rows), &[0, 0], error, &Expect::Overflow(0, value));
+        let null = options.with_on_overflow(OverflowPolicy::Null);
+        assert_aggregate(op, (dtype, &rows), &[0, 0], null, &Expect::Groups(&["null"]));
+    }
+
+    /// Unchecked columns at the storage minimum (`i64::MIN`, `i128::MIN`,
+    /// `i256::MIN`) summed and averaged as the integers they are, by group
+    /// and whole, under every profile and overflow policy.
+    #[rstest]
+    #[case::i64_min(dec(18, 0), i256::from_i128(i64::MIN.into()))]
+    #[case::i128_min(dec(38, 0), i256::from_i128(i128::MIN))]
+    #[case::i256_min(dec(76, 0), i256::MIN)]
+    fn storage_minimum_sums_exactly(#[case] dtype: DecimalType, #[case] min: i256) {
+        let stored = format!("stored:{min}");
+        let rows = [stored.as_str(), stored.as_str(), "1"];
+        for profile in PROFILES {
+            for op in AggregateOp::ALL {
+                for on_overflow in POLICIES {
+                    let opts = profile.with_on_overflow(on_overflow);
+                    assert_aggregate_reference(op, dtype, &rows, &opts);
+                }
+            }
+        }
+    }
+
+    /// The reference and the aggregate agree on `rows` at every width.
+    #[track_caller]
+    fn assert_aggregate_reference(
+        op: AggregateOp,
+        dtype: DecimalType,
+        rows: &[&str],
+        options: &ArithmeticOptions,
+    ) {
+        let values: Vec<i256> = rows
+            .iter()
+            .map(|r| {
+                r.strip_prefix("stored:").map_or_else(
+                    || super::scalar_value(dtype, r),
+                    |v| i256::from_string(v).unwrap(),
+                )
+            })
+            .collect();
+        let valid = vec![true; values.len()];
+        let groups: Vec<usize> = (0..values.len()).map(|i| i % 2).collect();
+        for width in StorageWidth::ALL {
+            if values.iter().all(|v| (native_range(width).0..=native_range(width).1).contains(v)) {
+                let column = unchecked_column(dtype, &values, &valid, width);
+                assert_grouped(op, &column, &groups, 3, options, "storage minimum");
+                assert_whole(op, &column, options, "storage minimum");
+            }
+        }
+    }
+}
+
+/// The stored integer of `text` in `dtype`.
+#[track_caller]
+fn scalar_value(dtype: DecimalType, text: &str) -> i256 {
+    DecimalScalar::parse(dtype, text)
+        .unwrap_or_else(|e| panic!("{text} in {dtype}: {e}"))
+        .value()
+        .expect("not null")
 }

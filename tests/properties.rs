@@ -26,6 +26,20 @@
 //! any type, `neg`, `abs`) hold properties 1 to 4 too, with values at the
 //! precision limit and beyond it.
 //!
+//! The aggregates (`sum`, `avg`; module `aggregates` below) hold, over any
+//! type, storage width, checked or unchecked values, grouping, profile,
+//! rounding mode and overflow policy:
+//!
+//! 5. any split of the rows into partitions, each through its own
+//!    accumulator in batches of any size with its own group numbering,
+//!    their states through Arrow arrays merged in any order (a state at a
+//!    time or a few groups at a time) into the final numbering, gives what
+//!    one pass gives, and that is the reference's result;
+//! 6. by group, each group is the whole-column aggregate of its own rows;
+//! 7. `finish` and `state` of the first `n` groups emit those groups and keep
+//!    the others, numbered from 0;
+//! 8. a filter is the same as nulling the rows it drops.
+//!
 //! The values come from the shared generator, seeded by proptest.
 
 include!("support/arrow_crates.rs");
@@ -893,6 +907,292 @@ proptest! {
             assert_unary_conforms(&UnaryCall::new(op, &column, &options));
             let scalar = column.scalar(0).unwrap_or_else(|| DecimalScalar::null(dtype));
             assert_unary_conforms(&UnaryCall::new(op, &scalar, &options));
+        }
+    }
+}
+
+mod aggregates {
+    use std::collections::HashMap;
+
+    use arrow_buffer::BooleanBuffer;
+    use decimal_kernels::aggregate::{
+        Accumulator, AggregateOp, AggregateState, avg, avg_groups, sum, sum_groups,
+    };
+
+    use super::*;
+
+    /// One generated aggregate: its rows, groups and options, and the
+    /// choices of how to split and replay them.
+    #[derive(Debug)]
+    struct Agg {
+        op: AggregateOp,
+        options: ArithmeticOptions,
+        dtype: DecimalType,
+        width: StorageWidth,
+        unchecked: bool,
+        stored: Stored,
+        groups: Vec<usize>,
+        total: usize,
+        /// Drives the splits, batch sizes, orders, filters and emissions.
+        seed: u64,
+    }
+
+    impl Agg {
+        /// The rows `rows` (in that order) as a column.
+        fn column_of(&self, rows: &[usize]) -> DecimalArray {
+            let part = Stored {
+                values: rows.iter().map(|&r| self.stored.values[r]).collect(),
+                valid: rows.iter().map(|&r| self.stored.valid[r]).collect(),
+            };
+            self.build(&part)
+        }
+
+        fn build(&self, stored: &Stored) -> DecimalArray {
+            if self.unchecked {
+                stored.unchecked(self.dtype, self.width)
+            } else {
+                stored.checked(self.dtype, self.width)
+            }
+        }
+
+        fn column(&self) -> DecimalArray {
+            self.build(&self.stored)
+        }
+
+        fn with_options(&self, options: ArithmeticOptions) -> Self {
+            Self { options, stored: self.stored.clone(), groups: self.groups.clone(), ..*self }
+        }
+
+        /// One pass by group.
+        fn one_pass(&self, values: &DecimalArray) -> Result<DecimalArray, DecimalError> {
+            match self.op {
+                AggregateOp::Sum => sum_groups(values, &self.groups, self.total, &self.options),
+                _ => avg_groups(values, &self.groups, self.total, &self.options),
+            }
+        }
+
+        fn reference(&self, values: &DecimalArray) -> Result<DecimalArray, DecimalError> {
+            conformance::reference_aggregate(
+                self.op,
+                values,
+                &self.groups,
+                self.total,
+                &self.options,
+            )
+        }
+
+        fn accumulator(&self) -> Result<Accumulator, DecimalError> {
+            Accumulator::new(self.op, self.dtype, &self.options)
+        }
+    }
+
+    /// Rows in groups: spread at random, in runs, all in one, or most in a
+    /// few of many groups (the others empty).
+    fn groups_for(rows: usize, total: usize, mode: u8, rng: &mut Rng) -> Vec<usize> {
+        (0..rows)
+            .map(|row| match mode % 4 {
+                0 => rng.below(total),
+                1 => row * total / rows.max(1),
+                2 => total - 1,
+                _ => rng.below(total.min(3)) * (total / 3).max(1) % total,
+            })
+            .collect()
+    }
+
+    fn agg_case() -> impl Strategy<Value = Agg> {
+        (
+            decimal_type(),
+            any::<bool>(),
+            knobs(),
+            any::<u8>(),
+            any::<bool>(),
+            0..=120usize,
+            1..=12usize,
+            any::<u8>(),
+            any::<u64>(),
+        )
+            .prop_map(
+                |(dtype, is_avg, (_, knobs), width, unchecked, rows, total, mode, seed)| {
+                    let op = if is_avg { AggregateOp::Avg } else { AggregateOp::Sum };
+                    let options = options_for((dtype, dtype), knobs);
+                    let width = width_for(dtype, width);
+                    let mut rng = Rng::new(seed);
+                    let mix = if unchecked { &UNCHECKED } else { &ANY_VALUE };
+                    let stored = rng.rows(dtype, width, rows, mix);
+                    let groups = groups_for(rows, total, mode, &mut rng);
+                    Agg { op, options, dtype, width, unchecked, stored, groups, total, seed }
+                },
+            )
+    }
+
+    /// The partitioned path: rows dealt to `parts` partitions at random,
+    /// each added in batches of random sizes under its own group numbering
+    /// (first seen, first numbered), exported through Arrow arrays a state or
+    /// a few groups at a time, merged in a shuffled order into the final
+    /// numbering, and finished.
+    fn partitioned(agg: &Agg, parts: usize) -> Result<DecimalArray, DecimalError> {
+        let mut rng = Rng::new(agg.seed ^ 0x5eed);
+        let mut dealt: Vec<Vec<usize>> = vec![Vec::new(); parts];
+        for row in 0..agg.groups.len() {
+            dealt[rng.below(parts)].push(row);
+        }
+        let mut exported: Vec<(AggregateState, Vec<usize>)> = Vec::new();
+        for rows in &dealt {
+            let mut local: HashMap<usize, usize> = HashMap::new();
+            let mut global = Vec::new();
+            let local_groups: Vec<usize> = rows
+                .iter()
+                .map(|&r| {
+                    *local.entry(agg.groups[r]).or_insert_with(|| {
+                        global.push(agg.groups[r]);
+                        global.len() - 1
+                    })
+                })
+                .collect();
+            let column = agg.column_of(rows);
+            let mut acc = agg.accumulator()?;
+            let mut start = 0;
+            while start < rows.len() {
+                let len = 1 + rng.below(rows.len() - start);
+                let batch = column.slice(start, len)?;
+                let seen = local_groups[..start + len].iter().max().map_or(0, |g| g + 1);
+                acc.update(&batch, &local_groups[start..start + len], None, seen)?;
+                start += len;
+            }
+            // A few groups at a time, or all at once.
+            let chunk = if rng.percent(50) { usize::MAX } else { 1 + rng.below(3) };
+            let mut from = 0;
+            while acc.groups() > 0 {
+                let state = acc.state(Some(chunk));
+                let arrays = state.to_arrow();
+                let back = AggregateState::from_arrow(agg.dtype, &arrays)?;
+                let to = from + back.len();
+                exported.push((back, global[from..to].to_vec()));
+                from = to;
+            }
+        }
+        // Merged in a shuffled order.
+        for i in (1..exported.len()).rev() {
+            exported.swap(i, rng.below(i + 1));
+        }
+        let mut total = agg.accumulator()?;
+        for (state, mapping) in &exported {
+            total.merge(state, mapping, agg.total)?;
+        }
+        // Groups no partition saw are still there.
+        total.merge(&agg.accumulator()?.state(None), &[], agg.total)?;
+        total.finish(None)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        /// Property 5: partitions, batches, numberings, orders and state
+        /// round trips change nothing.
+        #[test]
+        fn partitioned_accumulators_match_one_pass_and_reference(
+            agg in agg_case(),
+            parts in 1..=5usize,
+        ) {
+            let column = agg.column();
+            let reference = agg.reference(&column);
+            prop_assert_eq!(&agg.one_pass(&column), &reference);
+            prop_assert_eq!(&partitioned(&agg, parts), &reference);
+        }
+
+        /// Property 6: a group's result is the whole-column aggregate of its
+        /// own rows (under `Null`, so that no other group's overflow stops
+        /// the call), and the whole column is the reference's one group.
+        #[test]
+        fn each_group_is_the_aggregate_of_its_rows(agg in agg_case()) {
+            let agg = agg.with_options(agg.options.with_on_overflow(OverflowPolicy::Null));
+            let column = agg.column();
+            let whole = |values: &DecimalArray| match agg.op {
+                AggregateOp::Sum => sum(values, &agg.options),
+                _ => avg(values, &agg.options),
+            };
+            let zeros = vec![0; column.len()];
+            let reference = conformance::reference_aggregate(agg.op, &column, &zeros, 1, &agg.options)
+                .map(|a| a.scalar(0).expect("one group"));
+            prop_assert_eq!(whole(&column), reference);
+            let Ok(by_group) = agg.one_pass(&column) else {
+                prop_assert!(agg.reference(&column).is_err());
+                return Ok(());
+            };
+            for g in 0..agg.total {
+                let rows: Vec<usize> = (0..column.len()).filter(|&r| agg.groups[r] == g).collect();
+                let own = whole(&agg.column_of(&rows)).expect("the same types");
+                prop_assert_eq!(by_group.scalar(g), Some(own), "group {}", g);
+            }
+        }
+
+        /// Property 7: the first `n` groups emitted, the rest kept from 0.
+        #[test]
+        fn emitting_the_first_groups_keeps_the_rest(agg in agg_case(), n in 0..=14usize) {
+            let column = agg.column();
+            let Ok(mut acc) = agg.accumulator() else { return Ok(()) };
+            acc.update(&column, &agg.groups, None, agg.total).unwrap();
+            let mut by_state = acc.clone();
+            let taken = n.min(agg.total);
+            // What each group must be (under `Null`), and whether it fails
+            // under `Error`.
+            let lenient = agg.with_options(agg.options.with_on_overflow(OverflowPolicy::Null));
+            let want = lenient.reference(&column).unwrap();
+            let counts: Vec<usize> = (0..agg.total)
+                .map(|g| (0..column.len()).filter(|&r| agg.groups[r] == g && column.is_valid(r)).count())
+                .collect();
+            let fails = |g: usize| counts[g] > 0 && !want.is_valid(g);
+            let strict = agg.options.on_overflow() == OverflowPolicy::Error;
+            let expect = |range: core::ops::Range<usize>| -> Result<Vec<Option<DecimalScalar>>, usize> {
+                match range.clone().find(|&g| strict && fails(g)) {
+                    Some(g) => Err(g - range.start),
+                    None => Ok(range.map(|g| want.scalar(g)).collect()),
+                }
+            };
+            let outcome = |got: Result<DecimalArray, DecimalError>| match got {
+                Ok(a) => Ok((0..a.len()).map(|g| a.scalar(g)).collect::<Vec<_>>()),
+                Err(DecimalError::AggregateOverflow { group, .. }) => Err(group),
+                Err(e) => panic!("{e}"),
+            };
+            prop_assert_eq!(outcome(acc.finish(Some(n))), expect(0..taken));
+            prop_assert_eq!(acc.groups(), agg.total - taken);
+            prop_assert_eq!(outcome(acc.finish(None)), expect(taken..agg.total));
+
+            // The same through states: the first `n` merged into a fresh
+            // accumulator, the rest finished where they are.
+            let first = by_state.state(Some(n));
+            prop_assert_eq!(first.len(), taken);
+            prop_assert_eq!(by_state.groups(), agg.total - taken);
+            let mut fresh = agg.accumulator().unwrap();
+            let ids: Vec<usize> = (0..taken).collect();
+            fresh.merge(&first, &ids, taken).unwrap();
+            prop_assert_eq!(outcome(fresh.finish(None)), expect(0..taken));
+            prop_assert_eq!(outcome(by_state.finish(None)), expect(taken..agg.total));
+        }
+
+        /// Property 8: a filter drops exactly the rows it marks false.
+        #[test]
+        fn a_filter_is_nulling_the_rows_it_drops(agg in agg_case(), keep in 0..=100u32) {
+            let column = agg.column();
+            let mut rng = Rng::new(agg.seed ^ 0xf1);
+            let filter: Vec<bool> = (0..column.len()).map(|_| rng.percent(keep)).collect();
+            let nulled = Stored {
+                values: agg.stored.values.clone(),
+                valid: agg.stored.valid.iter().zip(&filter).map(|(&v, &f)| v && f).collect(),
+            };
+            let nulled = agg.build(&nulled);
+            let want = agg.reference(&nulled);
+            prop_assert_eq!(&agg.one_pass(&nulled), &want);
+            let got = agg.accumulator().and_then(|mut acc| {
+                let filter = BooleanBuffer::from(filter.clone());
+                // In two batches: the filter is sliced with the values.
+                let half = column.len() / 2;
+                let (first, second) = (column.slice(0, half)?, column.slice(half, column.len() - half)?);
+                acc.update(&first, &agg.groups[..half], Some(&filter.slice(0, half)), agg.total)?;
+                acc.update(&second, &agg.groups[half..], Some(&filter.slice(half, column.len() - half)), agg.total)?;
+                acc.finish(None)
+            });
+            prop_assert_eq!(got, want);
         }
     }
 }

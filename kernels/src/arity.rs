@@ -153,7 +153,7 @@ pub enum KernelError {
         groups: usize,
     },
     /// A merged aggregate state is not one that rows can add up to (a count
-    /// beyond `2^62`, more carries than rows).
+    /// beyond `2^60`, a sum beyond `count * 2^255` in magnitude).
     StateOutOfRange,
     /// The spec describes an operation the kernels do not compute.
     UnsupportedSpec {

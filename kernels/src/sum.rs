@@ -33,9 +33,11 @@ use crate::work::{Work, ethnum_to_i256, i256_to_ethnum};
 /// Rows read into a work type at a time.
 const BLOCK: usize = 1024;
 
-/// The most rows a merged state may count: far beyond any real count, and
-/// low enough that adding rows to it never overflows.
-const MAX_COUNT: u64 = 1 << 62;
+/// The most rows a merged state may count: far beyond any real count, low
+/// enough that adding rows to it never overflows, and that its sum (at most
+/// `2^60 * 2^255`, below `5.8 * 2^60 * 10^76`) exports as a whole number of
+/// `10^76`s in an `i64` (`AggregateState`'s `sum_high`).
+const MAX_COUNT: u64 = 1 << 60;
 
 /// One group's exact sum and count, as exported and merged:
 /// `sum = sum_low + sum_carry * 2^256`.
@@ -243,21 +245,15 @@ impl GroupSums {
     /// # Errors
     /// [`KernelError::GroupOutOfRange`] (row 0) when `g` is not a group;
     /// [`KernelError::StateOutOfRange`] when `part` or the merged state is
-    /// not one that rows can add up to: a count beyond `2^62`, a sum beyond
-    /// `count * 2^255`.
+    /// not one that rows can add up to: a count beyond `2^60`, a sum beyond
+    /// `count * 2^255` in magnitude.
     pub fn merge(&mut self, g: usize, part: GroupSum) -> Result<(), KernelError> {
         let groups = self.len();
         let Some(count) = self.counts.get(g).copied() else {
             return Err(KernelError::GroupOutOfRange { row: 0, group: g, groups });
         };
         let total = u64::try_from(count).unwrap_or_default().saturating_add(part.count);
-        // Rows add up to at most `count * 2^255` in magnitude: at most
-        // `(count + 1) / 2` carries, and nothing without rows.
-        let carries_beyond =
-            2 * u128::from(part.sum_carry.unsigned_abs()) > u128::from(part.count) + 1;
-        let sum_without_rows =
-            part.count == 0 && (part.sum_carry != 0 || part.sum_low != i256::ZERO);
-        if total > MAX_COUNT || carries_beyond || sum_without_rows {
+        if total > MAX_COUNT || !within_rows(part) {
             return Err(KernelError::StateOutOfRange);
         }
         if let Sums::Narrow(sums) = &mut self.sums {
@@ -370,6 +366,22 @@ fn value_bound(values: &Input<'_>, column: &Column<'_>) -> u128 {
         _ => 1 << 63,
     };
     values.precision.map_or(storage, |p| 10u128.saturating_pow(p.into()) - 1).min(storage)
+}
+
+/// Whether `part.count` values of `i256` can add up to the part's sum:
+/// `|S| <= count * 2^255` (nothing without rows), exactly.
+///
+/// With `S = 2^255 * (k + f)`, `k` an integer and `0 <= f < 1`: `k` is twice
+/// the carry, less one when the low word is negative (whose `f` is then
+/// `(low + 2^255) / 2^255`), and `f` is zero for a low word of 0 or
+/// `i256::MIN`. A non-negative `S` is within the bound when `k < count`, or
+/// `k = count` with `f = 0`; a negative one when `-k <= count`.
+fn within_rows(part: GroupSum) -> bool {
+    let negative_low = part.sum_low < i256::ZERO;
+    let k = 2 * i128::from(part.sum_carry) - i128::from(negative_low);
+    let whole = part.sum_low == i256::ZERO || part.sum_low == i256::MIN;
+    let count = i128::from(part.count);
+    if k >= 0 { k < count || (k == count && whole) } else { -k <= count }
 }
 
 /// `a + b` with the carry out of `i256` (`-1`, `0` or `1`).
@@ -595,4 +607,602 @@ fn column_sum_wide(column: &Column<'_>, nulls: Option<&NullBuffer>) -> (I256, i6
         }
     });
     (low, carry)
+}
+
+#[cfg(test)]
+mod tests {
+    use core::marker::PhantomData;
+
+    use super::*;
+    use crate::arity::OverflowPolicy;
+    use crate::storage::{Stored, TOKEN};
+    use crate::testing::{big, values};
+    use num_bigint::BigInt;
+    use rstest::rstest;
+
+    /// Under the `Null` overflow policy.
+    const NULL: Policies =
+        Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Error };
+
+    /// The oracle: each group's exact sum and count of valid rows.
+    #[derive(Clone, Debug)]
+    struct Oracle {
+        sums: Vec<BigInt>,
+        counts: Vec<u64>,
+    }
+
+    impl Oracle {
+        fn new(groups: usize) -> Self {
+            Self { sums: vec![BigInt::from(0); groups], counts: vec![0; groups] }
+        }
+
+        /// Adds the valid rows (`valid` `None`: all) to their groups (`None`:
+        /// group 0).
+        fn add(&mut self, values: &[i256], groups: Option<&[usize]>, valid: Option<&[bool]>) {
+            for (row, &v) in values.iter().enumerate() {
+                if valid.is_none_or(|valid| valid[row]) {
+                    let g = groups.map_or(0, |groups| groups[row]);
+                    self.sums[g] += big(v);
+                    self.counts[g] += 1;
+                }
+            }
+        }
+    }
+
+    /// A group's exact sum from its parts.
+    fn exact(part: GroupSum) -> BigInt {
+        big(part.sum_low) + (BigInt::from(part.sum_carry) << 256)
+    }
+
+    /// Every group of `sums` holds the oracle's exact sum and count.
+    #[track_caller]
+    fn assert_exact(sums: &GroupSums, oracle: &Oracle, context: &str) {
+        assert_eq!(sums.len(), oracle.sums.len(), "{context}: groups");
+        for g in 0..sums.len() {
+            let part = sums.group(g).expect("a group below len");
+            assert_eq!(
+                (exact(part), part.count),
+                (oracle.sums[g].clone(), oracle.counts[g]),
+                "{context}: group {g}"
+            );
+        }
+        assert_eq!(sums.group(sums.len()), None, "{context}: no group past the last");
+    }
+
+    fn is_narrow(sums: &GroupSums) -> bool {
+        matches!(sums.sums, Sums::Narrow(_))
+    }
+
+    /// `values` stored as `T` (their low bits).
+    fn stored<T: Stored>(values: &[i256]) -> Vec<T> {
+        values.iter().map(|&v| T::store(i256_to_ethnum(v))).collect()
+    }
+
+    fn nulls(valid: &[bool]) -> NullBuffer {
+        NullBuffer::from(valid.to_vec())
+    }
+
+    /// `2^k` as an `i256`.
+    fn pow2(k: u32) -> i256 {
+        crate::testing::to_i256(&(BigInt::from(1) << k)).unwrap_or(i256::MIN)
+    }
+
+    /// `rows` values of at most `bits` bits (both extremes of that many bits
+    /// every 97th row), every 7th row null, in `groups - 1` groups (the last
+    /// group stays empty).
+    fn narrow_rows(rows: usize, bits: u32, groups: usize) -> (Vec<i256>, Vec<bool>, Vec<usize>) {
+        let (min, max) = (pow2(bits - 1).wrapping_neg(), pow2(bits - 1).wrapping_sub(i256::ONE));
+        let values: Vec<i256> = values(rows, bits.min(63) - 1, u64::from(bits))
+            .into_iter()
+            .enumerate()
+            .map(|(row, v)| match row % 97 {
+                5 => min,
+                50 => max,
+                _ => i256::from_i128(v.into()),
+            })
+            .collect();
+        let valid = (0..rows).map(|row| row % 7 != 3).collect();
+        let group = (0..rows).map(|row| row * 31 % (groups - 1)).collect();
+        (values, valid, group)
+    }
+
+    /// Every storage width with values of at most 64 bits (up to its own
+    /// extremes, or `±2^62` in `i128` and `i256`, which measure below 64 bits):
+    /// sums stay in `i128`, exact, by group and over the whole column, across
+    /// the 1024-row blocks and in several batches.
+    #[rstest]
+    #[case::i8(PhantomData::<i8>, 8)]
+    #[case::i16(PhantomData::<i16>, 16)]
+    #[case::i32(PhantomData::<i32>, 32)]
+    #[case::i64(PhantomData::<i64>, 64)]
+    #[case::i128(PhantomData::<i128>, 63)]
+    #[case::i256(PhantomData::<i256>, 63)]
+    fn narrow_sums_at_every_storage_width<T: Stored>(
+        #[case] _width: PhantomData<T>,
+        #[case] bits: u32,
+    ) {
+        let (values, valid, groups) = narrow_rows(2500, bits, 6);
+        let column = stored::<T>(&values);
+        let validity = nulls(&valid);
+        let mut oracle = Oracle::new(6);
+        let mut by_group = GroupSums::new(6);
+        for (start, end) in [(0, 1), (1, 1000), (1000, 1000), (1000, 2500)] {
+            let batch = Input::array(&column[start..end]);
+            let batch_nulls = validity.slice(start, end - start);
+            let frame = Frame::new(end - start).with_nulls(Some(&batch_nulls));
+            by_group.update(batch, Some(&groups[start..end]), &frame).unwrap();
+            oracle.add(&values[start..end], Some(&groups[start..end]), Some(&valid[start..end]));
+        }
+        assert!(is_narrow(&by_group), "{bits}-bit values stay in i128");
+        assert_exact(&by_group, &oracle, "by group");
+
+        let mut whole = GroupSums::new(1);
+        let frame = Frame::new(values.len()).with_nulls(Some(&validity));
+        whole.update(Input::array(&column[..]), None, &frame).unwrap();
+        let mut whole_oracle = Oracle::new(1);
+        whole_oracle.add(&values, None, Some(&valid));
+        assert!(is_narrow(&whole));
+        assert_exact(&whole, &whole_oracle, "whole column");
+
+        // Finished at 38 digits: every sum, and the empty group null.
+        let out: Output<i128> = by_group.finish_sum(38, Policies::default()).unwrap();
+        for g in 0..6 {
+            let valid = out.nulls.as_ref().is_none_or(|n| n.is_valid(g));
+            assert_eq!(valid, oracle.counts[g] > 0, "group {g} validity");
+            if valid {
+                assert_eq!(BigInt::from(out.values[g]), oracle.sums[g], "group {g}");
+            }
+        }
+    }
+
+    #[rstest]
+    #[case::all_min(&[i64::MIN])]
+    #[case::all_max(&[i64::MAX])]
+    #[case::min_and_max(&[i64::MIN, i64::MAX])]
+    #[case::max_min_minus_one(&[i64::MAX, i64::MIN, -1, i64::MIN + 1])]
+    #[case::low_halves_all_ones(&[0xFFFF_FFFF, -1, 0x7FFF_FFFF_FFFF_FFFF])]
+    fn block_sum_of_extremes(#[case] pattern: &[i64]) {
+        let block: Vec<i64> = pattern.iter().copied().cycle().take(BLOCK).collect();
+        let want: i128 = block.iter().map(|&v| i128::from(v)).sum();
+        assert_eq!(block_sum(block.iter().copied()), want);
+        assert_eq!(block_sum(block[..1].iter().copied()), i128::from(block[0]));
+        assert_eq!(block_sum(core::iter::empty()), 0);
+    }
+
+    /// The whole-column sum over several blocks of 64-bit extremes, with null
+    /// rows hiding extremes too.
+    #[rstest]
+    #[case::all_min(&[i64::MIN], false)]
+    #[case::all_max(&[i64::MAX], false)]
+    #[case::alternating(&[i64::MIN, i64::MAX], false)]
+    #[case::min_with_nulls(&[i64::MIN, i64::MIN, i64::MAX], true)]
+    #[case::max_with_nulls(&[i64::MAX, i64::MAX, i64::MIN, 7], true)]
+    fn whole_column_sum_of_64_bit_extremes(#[case] pattern: &[i64], #[case] with_nulls: bool) {
+        let rows = 3 * BLOCK + 5;
+        let column: Vec<i64> = pattern.iter().copied().cycle().take(rows).collect();
+        let valid: Vec<bool> = (0..rows).map(|row| !with_nulls || row % 3 != 1).collect();
+        let values: Vec<i256> = column.iter().map(|&v| i256::from_i128(v.into())).collect();
+        let validity = nulls(&valid);
+        let frame = Frame::new(rows).with_nulls(Some(&validity).filter(|_| with_nulls));
+        let mut sums = GroupSums::new(1);
+        sums.update(Input::array(&column[..]), None, &frame).unwrap();
+        let mut oracle = Oracle::new(1);
+        oracle.add(&values, None, Some(&valid));
+        assert!(is_narrow(&sums));
+        assert_exact(&sums, &oracle, "whole column");
+    }
+
+    /// A batch of values beyond 64 bits moves the sums to the wide form,
+    /// exact, and they stay there; the groups' earlier sums are kept.
+    #[test]
+    fn update_promotes_to_the_wide_form() {
+        let groups = [0, 1, 2, 1];
+        let narrow: [i64; 4] = [i64::MIN, i64::MAX, -5, i64::MAX];
+        let wide: [i128; 4] = [1 << 100, -(1 << 90), i128::MIN, 3];
+        let mut sums = GroupSums::new(3);
+        let mut oracle = Oracle::new(3);
+        let as_i256 = |v: &[i128]| v.iter().map(|&v| i256::from_i128(v)).collect::<Vec<_>>();
+        sums.update(Input::array(&narrow[..]), Some(&groups), &Frame::new(4)).unwrap();
+        oracle.add(&as_i256(&narrow.map(i128::from)), Some(&groups), None);
+        assert!(is_narrow(&sums));
+        sums.update(Input::array(&wide[..]), Some(&groups), &Frame::new(4)).unwrap();
+        oracle.add(&as_i256(&wide), Some(&groups), None);
+        assert!(!is_narrow(&sums), "128-bit values widen the sums");
+        assert_exact(&sums, &oracle, "after the wide batch");
+        sums.update(Input::array(&narrow[..]), Some(&groups), &Frame::new(4)).unwrap();
+        oracle.add(&as_i256(&narrow.map(i128::from)), Some(&groups), None);
+        assert!(!is_narrow(&sums), "once wide, always wide");
+        assert_exact(&sums, &oracle, "narrow values added to wide sums");
+
+        // The whole-column path promotes the same way.
+        let mut whole = GroupSums::new(1);
+        let mut whole_oracle = Oracle::new(1);
+        whole.update(Input::array(&narrow[..]), None, &Frame::new(4)).unwrap();
+        whole.update(Input::array(&wide[..]), None, &Frame::new(4)).unwrap();
+        whole_oracle.add(&as_i256(&narrow.map(i128::from)), None, None);
+        whole_oracle.add(&as_i256(&wide), None, None);
+        assert!(!is_narrow(&whole));
+        assert_exact(&whole, &whole_oracle, "whole column");
+    }
+
+    /// Wide storage holding only small values is measured and stays narrow;
+    /// one value past 63 bits (`i64::MIN` itself in `i128`) widens.
+    #[rstest]
+    #[case::small_values(&[1, -1, (1 << 62) - 1, -(1 << 62)], true)]
+    #[case::i64_min_in_i128(&[1, i128::from(i64::MIN)], false)]
+    #[case::just_past_i64(&[1, 1 << 63], false)]
+    fn wide_storage_is_measured(#[case] values: &[i128], #[case] narrow: bool) {
+        let mut sums = GroupSums::new(1);
+        sums.update(Input::array(values), None, &Frame::new(values.len())).unwrap();
+        assert_eq!(is_narrow(&sums), narrow);
+        let mut oracle = Oracle::new(1);
+        let wide: Vec<i256> = values.iter().map(|&v| i256::from_i128(v)).collect();
+        oracle.add(&wide, None, None);
+        assert_exact(&sums, &oracle, "measured");
+    }
+
+    /// A merged part that could be a sum of 64-bit values keeps the sums
+    /// narrow; one that could not (beyond `count * 2^63`, or with a carry)
+    /// moves them to the wide form, exact.
+    #[rstest]
+    #[case::at_the_narrow_bound(i256::from_i128(-3 << 63), 0, 3, true)]
+    #[case::past_the_narrow_bound(i256::from_i128((3 << 63) + 1), 0, 3, false)]
+    #[case::beyond_i128(i256::MAX, 0, 1, false)]
+    #[case::with_a_carry(i256::MIN, 1, 2, false)]
+    fn merge_promotes_only_what_64_bit_values_cannot_sum_to(
+        #[case] sum_low: i256,
+        #[case] sum_carry: i64,
+        #[case] count: u64,
+        #[case] narrow: bool,
+    ) {
+        let mut sums = GroupSums::new(2);
+        let first = [7i64, -9];
+        sums.update(Input::array(&first[..]), Some(&[0, 1]), &Frame::new(2)).unwrap();
+        let part = GroupSum { sum_low, sum_carry, count };
+        sums.merge(1, part).unwrap();
+        assert_eq!(is_narrow(&sums), narrow);
+        let mut oracle = Oracle::new(2);
+        oracle.sums[0] = BigInt::from(7);
+        oracle.counts[0] = 1;
+        oracle.sums[1] = exact(part) - 9;
+        oracle.counts[1] = count + 1;
+        assert_exact(&sums, &oracle, "merged");
+    }
+
+    /// Sums that leave `i256` and come back: `+max` four times then `-max`
+    /// and `min` four times, by group (interleaved) and whole, and as parts
+    /// merged.
+    #[test]
+    fn carries_out_of_i256_come_back() {
+        let up = [i256::MAX; 4];
+        let down = [i256::MIN, i256::MIN, i256::MAX.wrapping_neg(), i256::MIN];
+        let mut sums = GroupSums::new(2);
+        let mut whole = GroupSums::new(1);
+        let mut oracle = Oracle::new(2);
+        let mut whole_oracle = Oracle::new(1);
+        let groups = [0, 1, 0, 1];
+        for batch in [up, up, down, down] {
+            sums.update(Input::array(&batch[..]), Some(&groups), &Frame::new(4)).unwrap();
+            whole.update(Input::array(&batch[..]), None, &Frame::new(4)).unwrap();
+            oracle.add(&batch, Some(&groups), None);
+            whole_oracle.add(&batch, None, None);
+            assert_exact(&sums, &oracle, "by group");
+            assert_exact(&whole, &whole_oracle, "whole");
+        }
+        // Halfway the sums were far beyond i256; now they are small again.
+        assert_eq!(whole.group(0).map(|p| p.sum_carry), Some(0));
+        let out: Output<i256> = whole.finish_sum(76, Policies::default()).unwrap();
+        assert_eq!(big(out.values[0]), whole_oracle.sums[0]);
+
+        // Beyond i256 the sum overflows every precision: the group fails or
+        // is nulled, the others are kept.
+        let mut beyond = GroupSums::new(3);
+        let two_groups = [1, 2, 1, 2];
+        beyond.update(Input::array(&up[..]), Some(&two_groups), &Frame::new(4)).unwrap();
+        let small = [i256::ONE, i256::MIN];
+        beyond.update(Input::array(&small[..]), Some(&[0, 2]), &Frame::new(2)).unwrap();
+        // Group 1 holds `2 * max` (a carry), group 2 `2 * max + min` (76
+        // digits and more, no carry).
+        assert_eq!(beyond.group(1).map(|p| p.sum_carry), Some(1));
+        let failed: Result<Output<i256>, _> = beyond.finish_sum(76, Policies::default());
+        assert_eq!(failed.err(), Some(KernelError::Overflow { row: 1 }));
+        let nulled: Output<i256> = beyond.finish_sum(76, NULL).unwrap();
+        let nulled_groups = nulled.nulls.as_ref().map(|n| (0..3).map(|g| n.is_valid(g)).collect());
+        assert_eq!(nulled_groups, Some(vec![true, false, false]));
+        assert_eq!(nulled.values[0], i256::ONE);
+
+        // Merged as parts: the carries of both add up.
+        let mut merged = GroupSums::new(1);
+        for part in [sums.group(0), sums.group(1)].into_iter().flatten() {
+            merged.merge(0, part).unwrap();
+        }
+        let mut total = Oracle::new(1);
+        total.sums[0] = &oracle.sums[0] + &oracle.sums[1];
+        total.counts[0] = oracle.counts[0] + oracle.counts[1];
+        assert_exact(&merged, &total, "merged");
+    }
+
+    /// Parts beyond `i256` in both directions merge exactly: `4 * max` and
+    /// `4 * min` cancel but for their difference.
+    #[test]
+    fn merged_carries_cancel() {
+        let mut up = GroupSums::new(1);
+        up.update(Input::array(&[i256::MAX; 4][..]), None, &Frame::new(4)).unwrap();
+        let mut down = GroupSums::new(1);
+        down.update(Input::array(&[i256::MIN; 4][..]), None, &Frame::new(4)).unwrap();
+        let (up, down) = (up.group(0).unwrap(), down.group(0).unwrap());
+        assert_eq!((up.sum_carry, down.sum_carry), (2, -2));
+        let mut merged = GroupSums::new(1);
+        merged.merge(0, up).unwrap();
+        merged.merge(0, down).unwrap();
+        assert_eq!(
+            merged.group(0),
+            Some(GroupSum { sum_low: i256::from_i128(-4), sum_carry: 0, count: 8 })
+        );
+    }
+
+    /// Groups `0..5` holding `g + 1` rows of the value `10^g` (and, when
+    /// `wide`, one row of `2^200` more in group 3).
+    fn five_groups(wide: bool) -> (GroupSums, Oracle) {
+        let mut sums = GroupSums::new(5);
+        let mut oracle = Oracle::new(5);
+        let (mut values, mut groups) = (Vec::new(), Vec::new());
+        for g in 0..5 {
+            for _ in 0..=g {
+                values.push(i256::from_i128(10i128.pow(g.try_into().unwrap())));
+                groups.push(g);
+            }
+        }
+        if wide {
+            values.push(pow2(200));
+            groups.push(3);
+        }
+        let frame = Frame::new(values.len());
+        sums.update(Input::array(&values[..]), Some(&groups), &frame).unwrap();
+        oracle.add(&values, Some(&groups), None);
+        assert_eq!(is_narrow(&sums), !wide);
+        (sums, oracle)
+    }
+
+    /// The oracle's groups `range`.
+    fn oracle_part(oracle: &Oracle, range: core::ops::Range<usize>) -> Oracle {
+        Oracle { sums: oracle.sums[range.clone()].to_vec(), counts: oracle.counts[range].to_vec() }
+    }
+
+    #[rstest]
+    #[case::narrow_none(false, 0)]
+    #[case::narrow_two(false, 2)]
+    #[case::narrow_all(false, 5)]
+    #[case::narrow_more_than_all(false, 9)]
+    #[case::wide_two(true, 2)]
+    #[case::wide_four(true, 4)]
+    #[case::wide_all(true, usize::MAX)]
+    fn take_first_keeps_the_rest_renumbered(#[case] wide: bool, #[case] n: usize) {
+        let (mut sums, oracle) = five_groups(wide);
+        let taken = sums.take_first(n);
+        let n = n.min(5);
+        assert_exact(&taken, &oracle_part(&oracle, 0..n), "taken");
+        assert_exact(&sums, &oracle_part(&oracle, n..5), "kept");
+        assert_eq!(is_narrow(&taken), !wide);
+        assert_eq!(is_narrow(&sums), !wide);
+        // The kept groups go on from 0.
+        if !sums.is_empty() {
+            sums.update(Input::array(&[1i64][..]), Some(&[0]), &Frame::new(1)).unwrap();
+            let mut more = oracle_part(&oracle, n..5);
+            more.sums[0] += 1;
+            more.counts[0] += 1;
+            assert_exact(&sums, &more, "kept, then added to");
+        }
+    }
+
+    #[rstest]
+    #[case::narrow_grow(false, 8)]
+    #[case::narrow_shrink(false, 2)]
+    #[case::narrow_to_none(false, 0)]
+    #[case::wide_grow(true, 7)]
+    #[case::wide_shrink(true, 4)]
+    fn resize_adds_empty_groups_or_drops_the_last(#[case] wide: bool, #[case] groups: usize) {
+        let (mut sums, oracle) = five_groups(wide);
+        sums.resize(groups);
+        let mut want = oracle_part(&oracle, 0..groups.min(5));
+        want.sums.resize(groups, BigInt::from(0));
+        want.counts.resize(groups, 0);
+        assert_exact(&sums, &want, "resized");
+        assert_eq!(is_narrow(&sums), !wide);
+        let out: Output<i256> = sums.finish_sum(76, Policies::default()).unwrap();
+        for g in 0..groups {
+            let valid = out.nulls.as_ref().is_none_or(|n| n.is_valid(g));
+            assert_eq!(valid, g < 5, "group {g}: new groups are empty, so null");
+        }
+    }
+
+    #[rstest]
+    #[case::first_row(&[5, 0, 1], 0, 5)]
+    #[case::later_row(&[0, 1, 2, 3, 1], 3, 3)]
+    #[case::usize_max(&[0, usize::MAX, 9], 1, usize::MAX)]
+    fn update_names_the_first_row_out_of_range(
+        #[case] groups: &[usize],
+        #[case] row: usize,
+        #[case] group: usize,
+    ) {
+        let (mut sums, _) = five_groups(false);
+        sums.resize(3);
+        let before = sums.clone();
+        // Values beyond 64 bits: a refused batch does not widen either.
+        let values = vec![i256::MAX; groups.len()];
+        let frame = Frame::new(groups.len());
+        let got = sums.update(Input::array(&values[..]), Some(groups), &frame);
+        assert_eq!(got, Err(KernelError::GroupOutOfRange { row, group, groups: 3 }));
+        assert_eq!(sums, before, "nothing is added when it fails");
+    }
+
+    #[test]
+    fn whole_column_needs_a_group() {
+        let mut sums = GroupSums::new(0);
+        let got = sums.update(Input::array(&[1i32][..]), None, &Frame::new(1));
+        assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 }));
+        // No rows, no group needed.
+        sums.update(Input::array(&[0i32; 0][..]), None, &Frame::new(0)).unwrap();
+        assert!(sums.is_empty());
+    }
+
+    #[test]
+    fn update_checks_lengths_and_shape() {
+        let mut sums = GroupSums::new(2);
+        let values = [1i64, 2, 3];
+        let short = sums.update(Input::array(&values[..]), Some(&[0, 1]), &Frame::new(3));
+        assert_eq!(short, Err(KernelError::LengthMismatch { expected: 3, actual: 2 }));
+        let validity = nulls(&[true, false]);
+        let frame = Frame::new(3).with_nulls(Some(&validity));
+        let bad_nulls = sums.update(Input::array(&values[..]), Some(&[0, 1, 0]), &frame);
+        assert_eq!(bad_nulls, Err(KernelError::LengthMismatch { expected: 3, actual: 2 }));
+        let frame = Frame::new(2);
+        let bad_values = sums.update(Input::array(&values[..]), Some(&[0, 1]), &frame);
+        assert_eq!(bad_values, Err(KernelError::LengthMismatch { expected: 2, actual: 3 }));
+        let scalar = sums.update(Input::scalar(5i64), Some(&[0]), &Frame::new(1));
+        assert!(matches!(scalar, Err(KernelError::UnsupportedSpec { .. })));
+        assert_eq!(sums, GroupSums::new(2));
+    }
+
+    #[test]
+    fn merge_names_a_group_out_of_range() {
+        let (mut sums, _) = five_groups(false);
+        let before = sums.clone();
+        let part = GroupSum { sum_low: i256::ONE, sum_carry: 0, count: 1 };
+        assert_eq!(
+            sums.merge(5, part),
+            Err(KernelError::GroupOutOfRange { row: 0, group: 5, groups: 5 })
+        );
+        assert_eq!(sums, before);
+    }
+
+    /// `count * 2^255 + extra` as a part's low word and carry.
+    fn part_beyond(count: u64, extra: i64, negative: bool) -> GroupSum {
+        let bound: BigInt = BigInt::from(count) << 255u32;
+        let total: BigInt = bound + BigInt::from(extra);
+        let sum = if negative { -total } else { total };
+        let modulus: BigInt = BigInt::from(1) << 256u32;
+        // The low word as a signed value, the rest whole carries.
+        let mut low: BigInt = ((&sum % &modulus) + &modulus) % &modulus;
+        if low >= (BigInt::from(1) << 255u32) {
+            low -= &modulus;
+        }
+        let carry: BigInt = (&sum - &low) / &modulus;
+        let sum_low = crate::testing::to_i256(&low).expect("reduced below 2^255");
+        let sum_carry = i64::try_from(carry).expect("a small carry");
+        let part = GroupSum { sum_low, sum_carry, count };
+        assert_eq!(exact(part), sum);
+        part
+    }
+
+    /// States rows cannot add up to are refused, and leave the sums as they
+    /// were; the extremes rows can reach are accepted (on top of two rows
+    /// already there).
+    #[rstest]
+    #[case::count_beyond_the_limit(GroupSum { sum_low: i256::ZERO, sum_carry: 0, count: MAX_COUNT + 1 }, false)]
+    #[case::count_at_the_limit(GroupSum { sum_low: i256::ONE, sum_carry: 0, count: MAX_COUNT - 2 }, true)]
+    #[case::count_u64_max(GroupSum { sum_low: i256::ZERO, sum_carry: 0, count: u64::MAX }, false)]
+    #[case::sum_without_rows(GroupSum { sum_low: i256::ONE, sum_carry: 0, count: 0 }, false)]
+    #[case::carry_without_rows(GroupSum { sum_low: i256::ZERO, sum_carry: -1, count: 0 }, false)]
+    #[case::empty_part(GroupSum { sum_low: i256::ZERO, sum_carry: 0, count: 0 }, true)]
+    #[case::one_row_at_min(GroupSum { sum_low: i256::MIN, sum_carry: 0, count: 1 }, true)]
+    #[case::one_row_past_max(part_beyond(1, 1, false), false)]
+    #[case::one_row_two_to_256(part_beyond(1, 2i64.pow(62), false), false)]
+    #[case::one_row_past_min(part_beyond(1, 1, true), false)]
+    #[case::two_rows_at_the_bound(part_beyond(2, 0, false), true)]
+    #[case::two_rows_past_the_bound(part_beyond(2, 1, false), false)]
+    #[case::three_rows_at_the_bound(part_beyond(3, 0, true), true)]
+    #[case::three_rows_past_the_bound(part_beyond(3, 1, true), false)]
+    #[case::many_rows_past_the_bound(part_beyond(1001, 1, false), false)]
+    #[case::many_carries_few_rows(GroupSum { sum_low: i256::ZERO, sum_carry: i64::MAX, count: 5 }, false)]
+    #[case::negative_carries_few_rows(GroupSum { sum_low: i256::ZERO, sum_carry: i64::MIN, count: 5 }, false)]
+    fn merge_refuses_states_rows_cannot_reach(#[case] part: GroupSum, #[case] accepted: bool) {
+        for wide in [false, true] {
+            // Two rows summing to -1, narrow or wide.
+            let mut sums = GroupSums::new(1);
+            if wide {
+                sums.update(Input::array(&[i256::MAX, i256::MIN][..]), None, &Frame::new(2))
+                    .unwrap();
+            } else {
+                sums.update(Input::array(&[0i64, -1][..]), None, &Frame::new(2)).unwrap();
+            }
+            let before = sums.clone();
+            let got = sums.merge(0, part);
+            if accepted {
+                assert_eq!(got, Ok(()), "{part:?} (wide: {wide})");
+                let mut want = Oracle::new(1);
+                want.sums[0] = exact(part) - 1;
+                want.counts[0] = part.count + 2;
+                assert_exact(&sums, &want, "merged");
+            } else {
+                assert_eq!(got, Err(KernelError::StateOutOfRange), "{part:?} (wide: {wide})");
+                assert_eq!(sums, before);
+            }
+        }
+    }
+
+    /// A count the group already holds counts toward the limit.
+    #[test]
+    fn merged_counts_add_up_to_the_limit() {
+        let mut sums = GroupSums::new(1);
+        sums.update(Input::array(&[1i8][..]), None, &Frame::new(1)).unwrap();
+        let at_limit = GroupSum { sum_low: i256::ZERO, sum_carry: 0, count: MAX_COUNT - 1 };
+        sums.merge(0, at_limit).unwrap();
+        let one_more = GroupSum { sum_low: i256::ZERO, sum_carry: 0, count: 1 };
+        assert_eq!(sums.merge(0, one_more), Err(KernelError::StateOutOfRange));
+        assert_eq!(sums.group(0).map(|p| p.count), Some(MAX_COUNT));
+    }
+
+    /// Finishing: the first group beyond the precision fails under `Error`
+    /// (null groups before it do not), is nulled under `Null`; the output
+    /// must hold the precision.
+    #[test]
+    fn finish_sum_checks_the_precision() {
+        let values = [999i64, -1000, 5, 1000];
+        let mut sums = GroupSums::new(4);
+        sums.update(Input::array(&values[..]), Some(&[1, 2, 3, 2]), &Frame::new(4)).unwrap();
+        // Group 2 sums to 0; group 0 is empty.
+        let out: Output<i16> = sums.finish_sum(3, Policies::default()).unwrap();
+        assert_eq!(out.values.get(1..4), Some(&[999, 0, 5][..]));
+        assert!(out.nulls.as_ref().is_some_and(|n| n.is_null(0) && n.null_count() == 1));
+
+        let mut over = GroupSums::new(3);
+        let values = [999i64, 1, 1000, -1000];
+        over.update(Input::array(&values[..]), Some(&[0, 0, 1, 2]), &Frame::new(4)).unwrap();
+        let failed: Result<Output<i16>, _> = over.finish_sum(3, Policies::default());
+        assert_eq!(failed.err(), Some(KernelError::Overflow { row: 0 }));
+        let nulled: Output<i16> = over.finish_sum(3, NULL).unwrap();
+        assert_eq!(nulled.nulls.map(|n| n.null_count()), Some(3));
+        let narrow: Result<Output<i8>, _> = over.finish_sum(3, Policies::default());
+        assert!(matches!(narrow, Err(KernelError::StorageTooNarrow { .. })));
+    }
+
+    /// Whatever the width, a sum of the extremes of `T` equals the oracle,
+    /// grouped and whole (the sums of a column of one width's minimum).
+    #[rstest]
+    #[case::i8(PhantomData::<i8>)]
+    #[case::i16(PhantomData::<i16>)]
+    #[case::i32(PhantomData::<i32>)]
+    #[case::i64(PhantomData::<i64>)]
+    #[case::i128(PhantomData::<i128>)]
+    #[case::i256(PhantomData::<i256>)]
+    fn storage_extremes_sum_exactly<T: Stored>(#[case] _width: PhantomData<T>) {
+        let bits = u32::try_from(8 * size_of::<T>()).unwrap();
+        let (min, max) = (pow2(bits - 1).wrapping_neg(), pow2(bits - 1).wrapping_sub(i256::ONE));
+        let rows = 2 * BLOCK + 3;
+        let values: Vec<i256> = (0..rows).map(|row| if row % 5 == 4 { max } else { min }).collect();
+        let column = stored::<T>(&values);
+        assert_eq!(column[0].widened(TOKEN), min);
+        let groups: Vec<usize> = (0..rows).map(|row| row % 3).collect();
+        let mut sums = GroupSums::new(3);
+        sums.update(Input::array(&column[..]), Some(&groups), &Frame::new(rows)).unwrap();
+        let mut oracle = Oracle::new(3);
+        oracle.add(&values, Some(&groups), None);
+        assert_exact(&sums, &oracle, "grouped");
+        let mut whole = GroupSums::new(1);
+        whole.update(Input::array(&column[..]), None, &Frame::new(rows)).unwrap();
+        let mut whole_oracle = Oracle::new(1);
+        whole_oracle.add(&values, None, None);
+        assert_exact(&whole, &whole_oracle, "whole");
+    }
 }

@@ -63,3 +63,55 @@ pub(crate) fn assert_same_outcome<S: Storage>(
         (x, a) => assert_eq!(x.err(), a.err(), "{context}"),
     }
 }
+
+/// The exact integer an arrow `i256` holds.
+pub(crate) fn big(v: arrow_buffer::i256) -> num_bigint::BigInt {
+    num_bigint::BigInt::from_signed_bytes_le(&v.to_le_bytes())
+}
+
+/// `v` as an arrow `i256`, `None` beyond its range.
+pub(crate) fn to_i256(v: &num_bigint::BigInt) -> Option<arrow_buffer::i256> {
+    let bytes = v.to_signed_bytes_le();
+    if bytes.len() > 32 {
+        return None;
+    }
+    let fill = if bytes.last().is_some_and(|b| b & 0x80 != 0) { 0xff } else { 0 };
+    let mut full = [fill; 32];
+    full[..bytes.len()].copy_from_slice(&bytes);
+    Some(arrow_buffer::i256::from_le_bytes(full))
+}
+
+/// `n / d` (`d > 0`) rounded to an integer by `mode`, exactly.
+pub(crate) fn round_big(
+    n: &num_bigint::BigInt,
+    d: &num_bigint::BigInt,
+    mode: crate::rounding::RoundingMode,
+) -> num_bigint::BigInt {
+    use crate::rounding::RoundingMode;
+    use num_integer::Integer;
+    use num_traits::Signed;
+    let (floor, excess) = n.div_mod_floor(d);
+    if excess == num_bigint::BigInt::from(0) {
+        return floor;
+    }
+    let ceiling: num_bigint::BigInt = &floor + 1;
+    let twice: num_bigint::BigInt = &excess * 2;
+    let toward_zero = if n.is_negative() { ceiling.clone() } else { floor.clone() };
+    let away = if n.is_negative() { floor.clone() } else { ceiling.clone() };
+    match mode {
+        RoundingMode::TowardZero => toward_zero,
+        RoundingMode::Floor => floor,
+        RoundingMode::Ceiling => ceiling,
+        RoundingMode::HalfUp => match twice.cmp(d) {
+            core::cmp::Ordering::Less => floor,
+            core::cmp::Ordering::Greater => ceiling,
+            core::cmp::Ordering::Equal => away,
+        },
+        RoundingMode::HalfEven => match twice.cmp(d) {
+            core::cmp::Ordering::Less => floor,
+            core::cmp::Ordering::Greater => ceiling,
+            core::cmp::Ordering::Equal if floor.is_even() => floor,
+            core::cmp::Ordering::Equal => ceiling,
+        },
+    }
+}

@@ -105,7 +105,7 @@ impl Accumulator {
     /// [`DecimalError::LengthMismatch`] when `group_indices` or `filter` do not
     /// have a row per value; [`DecimalError::GroupOutOfRange`] for the first
     /// row whose group is not below the number of groups. Nothing is added
-    /// when it fails.
+    /// when it fails, not even the groups up to `total_groups`.
     pub fn update(
         &mut self,
         values: &DecimalArray,
@@ -120,14 +120,21 @@ impl Accumulator {
                 return Err(DecimalError::LengthMismatch { expected: values.len(), actual: len });
             }
         }
-        if total_groups > self.groups() {
+        let groups = self.groups();
+        if total_groups > groups {
             self.sums.resize(total_groups);
         }
         let filter = filter.map(|f| NullBuffer::new(f.clone()));
         let nulls = NullBuffer::union(values.nulls(), filter.as_ref());
         let frame = Frame::new(values.len()).with_nulls(nulls.as_ref());
         let input = Operand::Array(values).input();
-        self.sums.update(input, Some(group_indices), &frame).map_err(|e| self.kernel_error(e))
+        if let Err(e) = self.sums.update(input, Some(group_indices), &frame) {
+            // The kernels add nothing when they fail; the groups made for
+            // the batch go too.
+            self.sums.resize(groups);
+            return Err(self.kernel_error(e));
+        }
+        Ok(())
     }
 
     /// Adds every valid row of `values` to group 0 (made if there is none):

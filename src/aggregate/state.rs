@@ -177,8 +177,9 @@ fn split(part: GroupSum) -> (i64, i256) {
         return (0, part.sum_low);
     }
     let (high, low) = exact_sum(part).div_rem(&text::pow10(MAX_PRECISION.into()));
-    // A merged sum is at most `count * 2^255` with a count below `2^63`
-    // (the kernels refuse any other): `high` is below `2^62`, `low` below
-    // `10^76`, so both convert.
+    // A merged sum is at most `count * 2^255` in magnitude with a count of
+    // at most `2^60` (the kernels refuse any other): `|high|` is below
+    // `2^255 / 10^76 * 2^60 < 5.8 * 2^60 < 2^63`, `low` below `10^76`, so
+    // both convert.
     (high.to_i64().unwrap_or_default(), text::bigint_to_i256(&low).unwrap_or(i256::ZERO))
 }
