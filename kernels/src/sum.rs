@@ -24,7 +24,6 @@ use ethnum::I256;
 
 use crate::arity::{Frame, KernelError, Output, Policies};
 use crate::column::{Column, Input, Values};
-use crate::plan::WorkWidth;
 use crate::rescale::{RescaleSpec, rescale};
 use crate::rounding::RoundingMode;
 use crate::storage::Storage;
@@ -188,7 +187,8 @@ impl GroupSums {
         if frame.len == 0 {
             return Ok(());
         }
-        if !fits_i64(&values, &column) {
+        let bound = narrow_bound(&values, &column);
+        if bound.is_none() {
             self.wide();
         }
         let len = self.len();
@@ -210,8 +210,8 @@ impl GroupSums {
                         // A group's sum over this call fits i64 (and there
                         // are no more groups than rows to unpack).
                         let packs = len <= frame.len
-                            && value_bound(&values, &column)
-                                .checked_mul(frame.len as u128)
+                            && bound
+                                .and_then(|b| b.checked_mul(frame.len as u128))
                                 .is_some_and(|b| b < 1 << 63);
                         let add = if packs { add_grouped_packed } else { add_grouped_narrow };
                         add(sums, counts, &column, groups, frame.nulls)
@@ -348,24 +348,25 @@ impl GroupSums {
     }
 }
 
-/// Whether every value of the column fits `i64`: by its storage, its declared
-/// precision, or one measuring pass.
-fn fits_i64(values: &Input<'_>, column: &Column<'_>) -> bool {
-    column.holding_work() == WorkWidth::I64
-        || values.precision.is_some_and(|p| p <= 18)
-        || column.magnitude_bits() <= 63
-}
-
-/// A bound on `|v|` of a column known to fit `i64`: its declared precision's,
-/// or its storage's.
-fn value_bound(values: &Input<'_>, column: &Column<'_>) -> u128 {
-    let storage = match column {
-        Column::I8(_) => 1 << 7,
-        Column::I16(_) => 1 << 15,
-        Column::I32(_) => 1 << 31,
-        _ => 1 << 63,
+/// A bound on `|v|` for every row (null rows included) when it is below
+/// `2^63`, so that the values are read as `i64`: from the declared
+/// precision, the storage, or one measuring pass (which also gives a
+/// `Decimal128(38, s)` column of money its small bound); `None` when a value
+/// may not fit.
+fn narrow_bound(values: &Input<'_>, column: &Column<'_>) -> Option<u128> {
+    let storage: Option<u128> = match column {
+        Column::I8(_) => Some(1 << 7),
+        Column::I16(_) => Some(1 << 15),
+        Column::I32(_) => Some(1 << 31),
+        Column::I64(_) => Some(1 << 63),
+        Column::I128(_) | Column::I256(_) => None,
     };
-    values.precision.map_or(storage, |p| 10u128.saturating_pow(p.into()) - 1).min(storage)
+    let declared = values.precision.filter(|&p| p <= 18).map(|p| 10u128.pow(p.into()) - 1);
+    match (storage, declared) {
+        (Some(s), Some(d)) => Some(s.min(d)),
+        (s, d) if s.is_some() || d.is_some() => s.or(d),
+        _ => Some(column.magnitude_bits()).filter(|&bits| bits <= 63).map(|bits| 1 << bits),
+    }
 }
 
 /// Whether `part.count` values of `i256` can add up to the part's sum:
