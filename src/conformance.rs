@@ -27,15 +27,20 @@ use core::fmt;
 
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
+
+use crate::aggregate::{self, AggregateOp};
 use crate::array::{DecimalArray, DecimalNative, with_native};
 use crate::dispatch::{Operand, remainder_scale, rows};
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
+use crate::profile::stored_width;
 use crate::profile::{result_type, result_width};
-use crate::reference::{Exact, exact, exact_unary};
+use crate::reference::{Exact, exact, exact_unary, round};
 use crate::text;
 use crate::types::DecimalType;
-use crate::unary::{UnaryOp, unary_width};
+use crate::unary::UnaryOp;
 
 /// Rows listed in a report at most (all are counted).
 const LISTED: usize = 20;
@@ -118,7 +123,7 @@ pub fn reference_unary<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
     let result = op.result_type(operand.dtype());
-    unary_width(result, options)?;
+    stored_width(result, options)?;
     let len = operand.rows();
     let outcome = |row| {
         let a = text::i256_to_bigint(operand.value(row)?);
@@ -131,6 +136,77 @@ pub fn reference_unary<'a>(
         value: operand.text(row),
     };
     reference_rows(len, result, options, outcome, error)
+}
+
+/// The result `docs/semantics.md` defines for the aggregate `op` of
+/// `values` by group (what [`sum_groups`](crate::aggregate::sum_groups) and
+/// [`avg_groups`](crate::aggregate::avg_groups) must return; a whole-column
+/// aggregate is one group), from exact sums of the stored values.
+///
+/// ```
+/// use decimal_kernels::aggregate::{avg_groups, AggregateOp};
+/// use decimal_kernels::{conformance, ArithmeticOptions, DecimalArray, DecimalType};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("1.00"), Some("0.01"), None])?;
+/// let opts = ArithmeticOptions::default();
+/// let expected = conformance::reference_aggregate(AggregateOp::Avg, &a, &[0, 0, 1], 2, &opts)?;
+/// assert_eq!(expected, avg_groups(&a, &[0, 0, 1], 2, &opts)?);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As the aggregates: the profile refusing the input, a length mismatch,
+/// the first row whose group is out of range, and the first failing group
+/// under the `Error` overflow policy.
+pub fn reference_aggregate(
+    op: AggregateOp,
+    values: &DecimalArray,
+    group_indices: &[usize],
+    total_groups: usize,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let input = values.dtype();
+    let result = aggregate::result_type(op, input, options)?;
+    stored_width(result, options)?;
+    if group_indices.len() != values.len() {
+        return Err(DecimalError::LengthMismatch {
+            expected: values.len(),
+            actual: group_indices.len(),
+        });
+    }
+    if let Some((row, &group)) = group_indices.iter().enumerate().find(|&(_, &g)| g >= total_groups)
+    {
+        return Err(DecimalError::GroupOutOfRange { row, group, total_groups });
+    }
+    let mut sums = vec![BigInt::zero(); total_groups];
+    let mut counts = vec![0u64; total_groups];
+    for (row, &group) in group_indices.iter().enumerate() {
+        if let Some(v) = Operand::Array(values).value(row) {
+            sums[group] += text::i256_to_bigint(v);
+            counts[group] += 1;
+        }
+    }
+    let shift = i32::from(result.scale()) - i32::from(input.scale());
+    let limit = text::precision_limit(result.precision());
+    let value = |group: usize| -> Option<BigInt> {
+        let sum = &sums[group];
+        (counts[group] > 0).then(|| match op {
+            AggregateOp::Sum => sum.clone(),
+            _ => {
+                let scaled = sum * text::pow10(shift.unsigned_abs());
+                round(&scaled, &BigInt::from(counts[group]), options.rounding())
+            }
+        })
+    };
+    let outcome = |group| {
+        value(group).map(|v| if v.abs() > limit { Exact::Overflow } else { Exact::Value(v) })
+    };
+    let error = |group, _: &Exact| DecimalError::AggregateOverflow {
+        group,
+        result_type: result,
+        op,
+        value: value(group).map_or_else(String::new, |v| text::format(&v, result.scale())),
+    };
+    reference_rows(total_groups, result, options, outcome, error)
 }
 
 /// The reference's result over `len` rows: `outcome` is a row's exact

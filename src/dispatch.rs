@@ -259,7 +259,7 @@ fn array_nulls(operand: Operand<'_>) -> Option<&NullBuffer> {
     }
 }
 
-fn policies(options: &ArithmeticOptions) -> Policies {
+pub(crate) fn policies(options: &ArithmeticOptions) -> Policies {
     Policies { on_overflow: options.on_overflow(), on_divide_by_zero: options.on_divide_by_zero() }
 }
 

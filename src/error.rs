@@ -227,6 +227,78 @@ pub enum DecimalError {
         /// Why.
         reason: String,
     },
+    /// The profile has no aggregate result type for this input.
+    ///
+    /// ```
+    /// use decimal_kernels::aggregate::{result_type, AggregateOp};
+    /// use decimal_kernels::{ArithmeticOptions, DecimalError, DecimalType};
+    /// let t = DecimalType::try_new(40, 2)?;
+    /// let err = result_type(AggregateOp::Sum, t, &ArithmeticOptions::presto()).unwrap_err();
+    /// assert_eq!(err.to_string(), "no sum of decimal(40,2): Presto and Trino have no precision above 38");
+    /// # Ok::<(), DecimalError>(())
+    /// ```
+    UnsupportedAggregate {
+        /// The aggregate.
+        op: crate::aggregate::AggregateOp,
+        /// The input type.
+        input: DecimalType,
+        /// Why.
+        reason: String,
+    },
+    /// An aggregate's result exceeded its type under the `Error` overflow
+    /// policy: the first such group, with its exact result as text.
+    ///
+    /// ```
+    /// use decimal_kernels::aggregate::sum;
+    /// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalError, DecimalType};
+    /// let t = DecimalType::try_new(76, 0)?;
+    /// let nines = "9".repeat(76);
+    /// let a = DecimalArray::from_strs(t, &[Some(nines.as_str()), Some("1")])?;
+    /// let err = sum(&a, &ArithmeticOptions::default()).unwrap_err();
+    /// assert_eq!(err.to_string(), format!("overflow in group 0: sum 1{} does not fit decimal(76,0)", "0".repeat(76)));
+    /// # Ok::<(), DecimalError>(())
+    /// ```
+    AggregateOverflow {
+        /// The first failing group (0 for a whole-column aggregate).
+        group: usize,
+        /// The result type whose precision was exceeded.
+        result_type: DecimalType,
+        /// The aggregate.
+        op: crate::aggregate::AggregateOp,
+        /// The exact result, canonical text.
+        value: String,
+    },
+    /// A row's group is not below the number of groups.
+    ///
+    /// ```
+    /// use decimal_kernels::aggregate::sum_groups;
+    /// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalError, DecimalType};
+    /// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("1.00"), Some("2.00")])?;
+    /// let err = sum_groups(&a, &[0, 3], 2, &ArithmeticOptions::default()).unwrap_err();
+    /// assert_eq!(err, DecimalError::GroupOutOfRange { row: 1, group: 3, total_groups: 2 });
+    /// # Ok::<(), DecimalError>(())
+    /// ```
+    GroupOutOfRange {
+        /// The first such row.
+        row: usize,
+        /// Its group.
+        group: usize,
+        /// The number of groups.
+        total_groups: usize,
+    },
+    /// Values of another type than the aggregate was made for.
+    TypeMismatch {
+        /// The type expected.
+        expected: DecimalType,
+        /// The type found.
+        actual: DecimalType,
+    },
+    /// Aggregate state arrays that are not a state this crate wrote, or do
+    /// not describe sums and counts of rows.
+    InvalidState {
+        /// Why.
+        reason: String,
+    },
     /// An array that is not a decimal array (from the Arrow conversions).
     ///
     /// ```
@@ -300,6 +372,19 @@ impl fmt::Display for DecimalError {
             Self::UnsupportedTypes { op, lhs, rhs, reason } => {
                 write!(f, "no result type for {lhs} {op} {rhs}: {reason}")
             }
+            Self::UnsupportedAggregate { op, input, reason } => {
+                write!(f, "no {op} of {input}: {reason}")
+            }
+            Self::AggregateOverflow { group, result_type, op, value } => {
+                write!(f, "overflow in group {group}: {op} {value} does not fit {result_type}")
+            }
+            Self::GroupOutOfRange { row, group, total_groups } => {
+                write!(f, "row {row} belongs to group {group}, beyond the {total_groups} groups")
+            }
+            Self::TypeMismatch { expected, actual } => {
+                write!(f, "expected values of {expected}, found {actual}")
+            }
+            Self::InvalidState { reason } => write!(f, "invalid aggregate state: {reason}"),
             Self::NotDecimal { data_type } => {
                 write!(f, "expected a decimal array, found {data_type}")
             }

@@ -54,6 +54,7 @@ compile_error!(
      or `arrow_59`"
 );
 
+pub mod aggregate;
 mod array;
 #[cfg(feature = "arrow")]
 #[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]

@@ -177,6 +177,29 @@ pub(crate) fn result_width(
     }
 }
 
+/// The width the profile stores a result of type `result` at, when the
+/// type comes from the operand alone (a unary operator, an aggregate).
+///
+/// # Errors
+/// [`DecimalError::StorageTooNarrow`] for an Arrow width that cannot hold
+/// `result`, or that Arrow does not have (`I8`, `I16`).
+pub(crate) fn stored_width(
+    result: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<StorageWidth, DecimalError> {
+    match options.semantics() {
+        Semantics::Arrow { width } if width < StorageWidth::I32 => None,
+        _ => result_width(result, options),
+    }
+    .ok_or_else(|| {
+        let width = match options.semantics() {
+            Semantics::Arrow { width } => width,
+            _ => result.storage_width(),
+        };
+        DecimalError::StorageTooNarrow { dtype: result, width }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

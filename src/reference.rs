@@ -33,7 +33,7 @@ fn scaled(v: BigInt, e: i32) -> (BigInt, BigInt) {
 }
 
 /// `n / d` rounded to an integer (`d != 0`).
-fn round(n: &BigInt, d: &BigInt, mode: RoundingMode) -> BigInt {
+pub(crate) fn round(n: &BigInt, d: &BigInt, mode: RoundingMode) -> BigInt {
     let (n, d) = if d.is_negative() { (-n, -d) } else { (n.clone(), d.clone()) };
     let floor = n.div_floor(&d);
     let excess = &n - &floor * &d; // 0 <= excess < d

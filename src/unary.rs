@@ -9,8 +9,8 @@ use decimal_kernels_native::{self as native, Frame, KernelError, RescaleSpec};
 use crate::array::{DecimalArray, DecimalNative, with_native};
 use crate::dispatch::{Operand, over_rows};
 use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, Semantics};
-use crate::profile::result_width;
+use crate::options::ArithmeticOptions;
+use crate::profile::stored_width;
 use crate::types::{DecimalType, StorageWidth};
 
 /// An operator of one operand.
@@ -86,30 +86,8 @@ pub fn unary<'a>(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
-    let out_width = unary_width(op.result_type(operand.dtype()), options)?;
+    let out_width = stored_width(op.result_type(operand.dtype()), options)?;
     unary_stored(op, operand, out_width, options)
-}
-
-/// The width the profile stores a unary result of type `result` at.
-///
-/// # Errors
-/// [`DecimalError::StorageTooNarrow`] for an Arrow width that cannot hold
-/// `result`, or that Arrow does not have (`I8`, `I16`).
-pub(crate) fn unary_width(
-    result: DecimalType,
-    options: &ArithmeticOptions,
-) -> Result<StorageWidth, DecimalError> {
-    match options.semantics() {
-        Semantics::Arrow { width } if width < StorageWidth::I32 => None,
-        _ => result_width(result, options),
-    }
-    .ok_or_else(|| {
-        let width = match options.semantics() {
-            Semantics::Arrow { width } => width,
-            _ => result.storage_width(),
-        };
-        DecimalError::StorageTooNarrow { dtype: result, width }
-    })
 }
 
 /// `op operand` with results stored as `out_width` (which holds the result

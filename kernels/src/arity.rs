@@ -142,6 +142,19 @@ pub enum KernelError {
         /// The most digits the output storage holds.
         max_precision: u8,
     },
+    /// A row's group is not one of the aggregate's groups; the first such
+    /// row.
+    GroupOutOfRange {
+        /// The row.
+        row: usize,
+        /// Its group.
+        group: usize,
+        /// The number of groups.
+        groups: usize,
+    },
+    /// A merged aggregate state is not one that rows can add up to (a count
+    /// beyond `2^62`, more carries than rows).
+    StateOutOfRange,
     /// The spec describes an operation the kernels do not compute.
     UnsupportedSpec {
         /// Why.
@@ -188,7 +201,7 @@ impl<'a> Frame<'a> {
     }
 
     /// Checks that both inputs and the validity have `len` rows.
-    fn check(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> Result<(), KernelError> {
+    pub(crate) fn check(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> Result<(), KernelError> {
         let lengths = [lhs.row_count(), rhs.row_count(), self.nulls.map(NullBuffer::len)];
         match lengths.into_iter().flatten().find(|&actual| actual != self.len) {
             Some(actual) => Err(KernelError::LengthMismatch { expected: self.len, actual }),

@@ -52,6 +52,7 @@ compile_error!(
 
 mod add;
 mod arity;
+mod avg;
 mod column;
 mod div;
 mod estimate;
@@ -67,6 +68,7 @@ mod rounding;
 mod sign;
 mod storage;
 mod sub;
+mod sum;
 #[cfg(test)]
 mod testing;
 mod wide;
@@ -86,3 +88,4 @@ pub use rounding::RoundingMode;
 pub use sign::{abs, neg};
 pub use storage::Storage;
 pub use sub::sub;
+pub use sum::{GroupSum, GroupSums};

@@ -140,12 +140,12 @@ pub trait Work: Copy + PartialEq + PartialOrd + core::fmt::Debug + Send + Sync +
     }
 }
 
-fn i256_to_ethnum(v: i256) -> I256 {
+pub(crate) fn i256_to_ethnum(v: i256) -> I256 {
     let (lo, hi) = v.to_parts();
     I256::from_words(hi, lo as i128)
 }
 
-fn ethnum_to_i256(v: I256) -> i256 {
+pub(crate) fn ethnum_to_i256(v: I256) -> i256 {
     let (hi, lo) = v.into_words();
     i256::from_parts(lo as u128, hi)
 }

@@ -1,0 +1,269 @@
+//! Aggregates of decimal columns: `sum` and `avg`, over a whole column or by
+//! group, exact at each profile's result type.
+//!
+//! - Values: the exact sum of the valid rows; the mean is that sum divided by
+//!   the count, rounded once with the options' mode. Null rows are skipped;
+//!   a group without valid rows is null.
+//! - No intermediate overflow: sums are kept wide enough for any number of
+//!   rows (see `docs/semantics.md#aggregates`), and only the final result is
+//!   checked against the result type, by the options' overflow policy.
+//! - Types: [`result_type`], one rule per profile.
+//! - Partial and final: an [`Accumulator`] keeps running sums and counts of
+//!   any number of groups across batches; its [`AggregateState`] is exported
+//!   as Arrow arrays, merged into another accumulator (another partition's,
+//!   in any order), and finished there, with the same result as one pass.
+//!
+//! ```
+//! use decimal_kernels::aggregate::{avg_groups, sum};
+//! use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType, RoundingMode};
+//! let t = DecimalType::try_new(15, 2)?;
+//! let prices = DecimalArray::from_strs(t, &[Some("1.00"), Some("2.50"), None, Some("0.01")])?;
+//! let opts = ArithmeticOptions::default().with_rounding(RoundingMode::HalfUp);
+//! // FixedPoint: a sum of decimal(15,2) is decimal(25,2), a mean decimal(15,2).
+//! assert_eq!(sum(&prices, &opts)?.to_string(), "3.51");
+//! let means = avg_groups(&prices, &[0, 0, 1, 1], 3, &opts)?;
+//! assert_eq!(means.to_strs(), [Some("1.75".into()), Some("0.01".into()), None]);
+//! # Ok::<(), decimal_kernels::DecimalError>(())
+//! ```
+
+mod accumulator;
+mod state;
+
+use core::fmt;
+
+pub use accumulator::Accumulator;
+pub use state::AggregateState;
+
+use crate::array::DecimalArray;
+use crate::error::DecimalError;
+use crate::options::{ArithmeticOptions, Semantics};
+use crate::scalar::DecimalScalar;
+use crate::types::{DecimalType, MAX_PRECISION, StorageWidth};
+
+/// An aggregate function.
+///
+/// ```
+/// use decimal_kernels::aggregate::AggregateOp;
+/// assert_eq!(AggregateOp::ALL.map(|op| op.to_string()), ["sum", "avg"]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AggregateOp {
+    /// The sum of the valid rows.
+    Sum,
+    /// Their mean: the sum divided by the count, rounded once.
+    Avg,
+}
+
+impl AggregateOp {
+    /// Every aggregate.
+    pub const ALL: [Self; 2] = [Self::Sum, Self::Avg];
+}
+
+impl fmt::Display for AggregateOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Sum => "sum",
+            Self::Avg => "avg",
+        })
+    }
+}
+
+/// The largest precision of Spark, Presto and Trino.
+const ENGINE_MAX: i32 = 38;
+
+/// The result type of `op` over a column of type `input` under the options'
+/// profile (sources in `docs/semantics.md#aggregates`):
+///
+/// | profile | `sum` | `avg` |
+/// |---|---|---|
+/// | FixedPoint | `decimal(min(76, p+10), s)` | `decimal(p, s)` |
+/// | Arrow at width `W` (DataFusion) | `decimal(min(max(W), p+10), s)` | `decimal(min(max(W), p+4), min(max(W), s+4))` |
+/// | Spark | `decimal(min(38, p+10), min(38, s))` | `decimal(min(38, p+4), min(38, s+4))` |
+/// | Presto, Trino | `decimal(38, s)` | `decimal(p, s)` |
+///
+/// ```
+/// use decimal_kernels::aggregate::{result_type, AggregateOp};
+/// use decimal_kernels::{ArithmeticOptions, DecimalType, StorageWidth};
+/// let t = DecimalType::try_new(15, 2)?;
+/// let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
+/// assert_eq!(result_type(AggregateOp::Sum, t, &arrow)?.to_string(), "decimal(25,2)");
+/// assert_eq!(result_type(AggregateOp::Avg, t, &arrow)?.to_string(), "decimal(19,6)");
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// [`DecimalError::UnsupportedAggregate`] when the profile has no such
+/// input: an Arrow width below `I32` or an input wider than it, a precision
+/// above 38 for Spark, Presto and Trino, a negative scale for Presto and Trino.
+pub fn result_type(
+    op: AggregateOp,
+    input: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<DecimalType, DecimalError> {
+    let unsupported = |reason: String| DecimalError::UnsupportedAggregate { op, input, reason };
+    let (p, s) = (i32::from(input.precision()), i32::from(input.scale()));
+    let engine_input = |engine_has: &str| {
+        if p > ENGINE_MAX {
+            Err(unsupported(format!("{engine_has} no precision above {ENGINE_MAX}")))
+        } else {
+            Ok(())
+        }
+    };
+    let (precision, scale) = match options.semantics() {
+        Semantics::FixedPoint => match op {
+            AggregateOp::Sum => ((p + 10).min(i32::from(MAX_PRECISION)), s),
+            AggregateOp::Avg => (p, s),
+        },
+        Semantics::Arrow { width } => {
+            if width < StorageWidth::I32 {
+                return Err(unsupported(format!("Arrow has no {width} decimal")));
+            }
+            let max = i32::from(width.max_precision());
+            if p > max {
+                return Err(unsupported(format!(
+                    "the precision exceeds {max}, the most of {width}"
+                )));
+            }
+            match op {
+                AggregateOp::Sum => ((p + 10).min(max), s),
+                AggregateOp::Avg => ((p + 4).min(max), (s + 4).min(max)),
+            }
+        }
+        Semantics::Spark { .. } => {
+            engine_input("Spark has")?;
+            match op {
+                AggregateOp::Sum => ((p + 10).min(ENGINE_MAX), s.min(ENGINE_MAX)),
+                AggregateOp::Avg => ((p + 4).min(ENGINE_MAX), (s + 4).min(ENGINE_MAX)),
+            }
+        }
+        Semantics::Presto => {
+            engine_input("Presto and Trino have")?;
+            if s < 0 {
+                return Err(unsupported("Presto and Trino have no negative scale".into()));
+            }
+            match op {
+                AggregateOp::Sum => (ENGINE_MAX, s),
+                AggregateOp::Avg => (p, s),
+            }
+        }
+    };
+    DecimalType::try_from_ints(precision, scale)
+        .map_err(|_| unsupported(format!("decimal({precision},{scale}) is not a valid type")))
+}
+
+/// The sum of the valid rows of `values`, at [`result_type`]; null when
+/// there is none.
+///
+/// ```
+/// use decimal_kernels::aggregate::sum;
+/// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(3, 1)?, &[Some("99.9"), Some("99.9"), None])?;
+/// // decimal(3,1) sums to decimal(13,1): no overflow for ten billion rows.
+/// assert_eq!(sum(&a, &ArithmeticOptions::default())?.to_string(), "199.8");
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`Accumulator::new`] and [`Accumulator::finish`].
+pub fn sum(
+    values: &DecimalArray,
+    options: &ArithmeticOptions,
+) -> Result<DecimalScalar, DecimalError> {
+    whole(AggregateOp::Sum, values, options)
+}
+
+/// The mean of the valid rows of `values`, at [`result_type`], rounded once
+/// with the options' mode; null when there is no valid row.
+///
+/// ```
+/// use decimal_kernels::aggregate::avg;
+/// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType, StorageWidth};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("1.00"), Some("2.00"), Some("2.00")])?;
+/// // Arrow (DataFusion): four more digits, truncated.
+/// let mean = avg(&a, &ArithmeticOptions::arrow(StorageWidth::I128))?;
+/// assert_eq!(mean.to_string(), "1.666666");
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`sum`].
+pub fn avg(
+    values: &DecimalArray,
+    options: &ArithmeticOptions,
+) -> Result<DecimalScalar, DecimalError> {
+    whole(AggregateOp::Avg, values, options)
+}
+
+/// The sum of each group's valid rows: row `i` belongs to group
+/// `group_indices[i]` (as DataFusion's `GroupsAccumulator` passes them), and
+/// the result has `total_groups` rows, null for a group without valid rows.
+///
+/// ```
+/// use decimal_kernels::aggregate::sum_groups;
+/// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("1.50"), Some("2.25"), Some("-1.00")])?;
+/// let sums = sum_groups(&a, &[1, 0, 1], 3, &ArithmeticOptions::default())?;
+/// assert_eq!(sums.to_strs(), [Some("2.25".into()), Some("0.50".into()), None]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`Accumulator::update`] and [`Accumulator::finish`].
+pub fn sum_groups(
+    values: &DecimalArray,
+    group_indices: &[usize],
+    total_groups: usize,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    grouped(AggregateOp::Sum, values, group_indices, total_groups, options)
+}
+
+/// The mean of each group's valid rows; see [`sum_groups`] and [`avg`].
+///
+/// ```
+/// use decimal_kernels::aggregate::avg_groups;
+/// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType, RoundingMode};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("0.01"), Some("0.02"), Some("-0.01"), Some("-0.02")])?;
+/// let opts = ArithmeticOptions::default().with_rounding(RoundingMode::HalfEven);
+/// // 0.015 and -0.015 at two digits, ties to even.
+/// let means = avg_groups(&a, &[0, 0, 1, 1], 2, &opts)?;
+/// assert_eq!(means.to_strs(), [Some("0.02".into()), Some("-0.02".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`sum_groups`].
+pub fn avg_groups(
+    values: &DecimalArray,
+    group_indices: &[usize],
+    total_groups: usize,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    grouped(AggregateOp::Avg, values, group_indices, total_groups, options)
+}
+
+/// `op` over every valid row.
+fn whole(
+    op: AggregateOp,
+    values: &DecimalArray,
+    options: &ArithmeticOptions,
+) -> Result<DecimalScalar, DecimalError> {
+    let mut accumulator = Accumulator::new(op, values.dtype(), options)?;
+    accumulator.update_whole(values)?;
+    let result = accumulator.finish(None)?;
+    Ok(result.scalar(0).unwrap_or_else(|| DecimalScalar::null(result.dtype())))
+}
+
+/// `op` by group.
+fn grouped(
+    op: AggregateOp,
+    values: &DecimalArray,
+    group_indices: &[usize],
+    total_groups: usize,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let mut accumulator = Accumulator::new(op, values.dtype(), options)?;
+    accumulator.update(values, group_indices, None, total_groups)?;
+    accumulator.finish(None)
+}

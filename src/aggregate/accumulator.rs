@@ -1,0 +1,270 @@
+//! The running state of one aggregate over any number of groups, across
+//! batches and partitions.
+
+use arrow_buffer::{BooleanBuffer, NullBuffer};
+use decimal_kernels_native::{Frame, GroupSum, GroupSums, KernelError};
+use num_bigint::BigInt;
+
+use super::{AggregateOp, AggregateState, result_type};
+use crate::array::{DecimalArray, DecimalNative, with_native};
+use crate::dispatch::{Operand, policies};
+use crate::error::DecimalError;
+use crate::options::ArithmeticOptions;
+use crate::profile::stored_width;
+use crate::reference::round;
+use crate::text;
+use crate::types::{DecimalType, StorageWidth};
+
+/// Running sums and counts of one aggregate, shaped like DataFusion's
+/// `GroupsAccumulator`: [`update`](Self::update) adds a batch of rows to
+/// their groups, [`state`](Self::state) and [`merge`](Self::merge) move
+/// partial results between partitions, and [`finish`](Self::finish) emits
+/// the results of the first groups, or all.
+///
+/// ```
+/// use decimal_kernels::aggregate::{Accumulator, AggregateOp};
+/// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType};
+/// let t = DecimalType::try_new(15, 2)?;
+/// let opts = ArithmeticOptions::default();
+/// // Two partitions, each summing its own batches by group.
+/// let mut left = Accumulator::new(AggregateOp::Sum, t, &opts)?;
+/// left.update(&DecimalArray::from_strs(t, &[Some("1.25"), Some("2.00")])?, &[0, 1], None, 2)?;
+/// let mut right = Accumulator::new(AggregateOp::Sum, t, &opts)?;
+/// right.update(&DecimalArray::from_strs(t, &[Some("0.75")])?, &[0], None, 1)?;
+/// // The final step merges their states, group 0 with group 0.
+/// let mut total = Accumulator::new(AggregateOp::Sum, t, &opts)?;
+/// total.merge(&left.state(None), &[0, 1], 2)?;
+/// total.merge(&right.state(None), &[0], 2)?;
+/// assert_eq!(total.finish(None)?.to_strs(), [Some("2.00".into()), Some("2.00".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Accumulator {
+    op: AggregateOp,
+    input: DecimalType,
+    result: DecimalType,
+    width: StorageWidth,
+    options: ArithmeticOptions,
+    sums: GroupSums,
+}
+
+impl Accumulator {
+    /// An accumulator of `op` over values of type `input`, with no groups.
+    ///
+    /// # Errors
+    /// As [`result_type`]; [`DecimalError::StorageTooNarrow`] when an Arrow
+    /// profile's width cannot hold the result type.
+    pub fn new(
+        op: AggregateOp,
+        input: DecimalType,
+        options: &ArithmeticOptions,
+    ) -> Result<Self, DecimalError> {
+        let result = result_type(op, input, options)?;
+        let width = stored_width(result, options)?;
+        Ok(Self { op, input, result, width, options: *options, sums: GroupSums::new(0) })
+    }
+
+    /// The aggregate.
+    #[must_use]
+    pub fn op(&self) -> AggregateOp {
+        self.op
+    }
+
+    /// The type of the values it adds.
+    #[must_use]
+    pub fn input_type(&self) -> DecimalType {
+        self.input
+    }
+
+    /// The type of its results.
+    #[must_use]
+    pub fn result_type(&self) -> DecimalType {
+        self.result
+    }
+
+    /// The number of groups it holds.
+    #[must_use]
+    pub fn groups(&self) -> usize {
+        self.sums.len()
+    }
+
+    /// Adds the valid rows of `values` (less the rows where `filter` is
+    /// false) to their groups: row `i` to group `group_indices[i]`. It then
+    /// holds at least `total_groups` groups.
+    ///
+    /// # Errors
+    /// [`DecimalError::TypeMismatch`] when `values` is not of the input type
+    /// (a narrower precision at the same scale is accepted);
+    /// [`DecimalError::LengthMismatch`] when `group_indices` or `filter` do not
+    /// have a row per value; [`DecimalError::GroupOutOfRange`] for the first
+    /// row whose group is not below the number of groups. Nothing is added
+    /// when it fails.
+    pub fn update(
+        &mut self,
+        values: &DecimalArray,
+        group_indices: &[usize],
+        filter: Option<&BooleanBuffer>,
+        total_groups: usize,
+    ) -> Result<(), DecimalError> {
+        self.check_type(values)?;
+        for len in [Some(group_indices.len()), filter.map(BooleanBuffer::len)].into_iter().flatten()
+        {
+            if len != values.len() {
+                return Err(DecimalError::LengthMismatch { expected: values.len(), actual: len });
+            }
+        }
+        if total_groups > self.groups() {
+            self.sums.resize(total_groups);
+        }
+        let filter = filter.map(|f| NullBuffer::new(f.clone()));
+        let nulls = NullBuffer::union(values.nulls(), filter.as_ref());
+        let frame = Frame::new(values.len()).with_nulls(nulls.as_ref());
+        let input = Operand::Array(values).input();
+        self.sums.update(input, Some(group_indices), &frame).map_err(|e| self.kernel_error(e))
+    }
+
+    /// Adds every valid row of `values` to group 0 (made if there is none):
+    /// the whole-column aggregate.
+    pub(crate) fn update_whole(&mut self, values: &DecimalArray) -> Result<(), DecimalError> {
+        self.check_type(values)?;
+        if self.groups() == 0 {
+            self.sums.resize(1);
+        }
+        let frame = Frame::new(values.len()).with_nulls(values.nulls());
+        let input = Operand::Array(values).input();
+        self.sums.update(input, None, &frame).map_err(|e| self.kernel_error(e))
+    }
+
+    /// Adds another accumulator's partial results: row `i` of `state` to
+    /// group `group_indices[i]`. It then holds at least `total_groups` groups.
+    ///
+    /// # Errors
+    /// [`DecimalError::TypeMismatch`] when `state` was made from values of
+    /// another scale; [`DecimalError::LengthMismatch`] when `group_indices`
+    /// does not have a row per state row; [`DecimalError::GroupOutOfRange`]
+    /// as for [`update`](Self::update); [`DecimalError::InvalidState`] for a
+    /// state that no rows add up to. The rows before a failing one are added.
+    pub fn merge(
+        &mut self,
+        state: &AggregateState,
+        group_indices: &[usize],
+        total_groups: usize,
+    ) -> Result<(), DecimalError> {
+        if state.input_type().scale() != self.input.scale() {
+            return Err(DecimalError::TypeMismatch {
+                expected: self.input,
+                actual: state.input_type(),
+            });
+        }
+        if group_indices.len() != state.len() {
+            return Err(DecimalError::LengthMismatch {
+                expected: state.len(),
+                actual: group_indices.len(),
+            });
+        }
+        if total_groups > self.groups() {
+            self.sums.resize(total_groups);
+        }
+        for (row, &group) in group_indices.iter().enumerate() {
+            let part = state.group_sum(row)?;
+            self.sums.merge(group, part).map_err(|e| match e {
+                KernelError::GroupOutOfRange { group, groups, .. } => {
+                    DecimalError::GroupOutOfRange { row, group, total_groups: groups }
+                }
+                _ => DecimalError::InvalidState {
+                    reason: format!("row {row} is not a sum and count of rows"),
+                },
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Takes out the partial results of the first `first` groups (all for
+    /// `None`); the others move down to `0..`.
+    #[must_use]
+    pub fn state(&mut self, first: Option<usize>) -> AggregateState {
+        let taken = self.take(first);
+        AggregateState::from_sums(self.input, &taken)
+    }
+
+    /// Takes out the results of the first `first` groups (all for `None`),
+    /// at [`result_type`](Self::result_type); the others move down to `0..`.
+    ///
+    /// # Errors
+    /// [`DecimalError::AggregateOverflow`] for the first group whose result
+    /// exceeds the result type under the `Error` overflow policy (the taken
+    /// groups are dropped).
+    pub fn finish(&mut self, first: Option<usize>) -> Result<DecimalArray, DecimalError> {
+        let taken = self.take(first);
+        let precision = self.result.precision();
+        let policies = policies(&self.options);
+        let shift = i32::from(self.result.scale()) - i32::from(self.input.scale());
+        let (values, nulls) = with_native!(self.width, T => {
+            let output = match self.op {
+                AggregateOp::Sum => taken.finish_sum::<T>(precision, policies),
+                AggregateOp::Avg => taken.finish_mean::<T>(
+                    shift.unsigned_abs(),
+                    self.options.rounding(),
+                    precision,
+                    policies,
+                ),
+            }
+            .map_err(|e| self.finish_error(&taken, e))?;
+            (T::into_values(output.values), output.nulls)
+        });
+        Ok(DecimalArray::from_parts(self.result, values, nulls))
+    }
+
+    /// The first `first` groups, taken out.
+    fn take(&mut self, first: Option<usize>) -> GroupSums {
+        self.sums.take_first(first.unwrap_or(usize::MAX))
+    }
+
+    fn check_type(&self, values: &DecimalArray) -> Result<(), DecimalError> {
+        let t = values.dtype();
+        if t.scale() != self.input.scale() || t.precision() > self.input.precision() {
+            return Err(DecimalError::TypeMismatch { expected: self.input, actual: t });
+        }
+        Ok(())
+    }
+
+    fn kernel_error(&self, error: KernelError) -> DecimalError {
+        match error {
+            KernelError::GroupOutOfRange { row, group, groups } => {
+                DecimalError::GroupOutOfRange { row, group, total_groups: groups }
+            }
+            KernelError::LengthMismatch { expected, actual } => {
+                DecimalError::LengthMismatch { expected, actual }
+            }
+            _ => DecimalError::StorageTooNarrow { dtype: self.result, width: self.width },
+        }
+    }
+
+    /// The error of a failed finish, naming the group and its exact result.
+    fn finish_error(&self, sums: &GroupSums, error: KernelError) -> DecimalError {
+        let KernelError::Overflow { row: group } = error else {
+            return self.kernel_error(error);
+        };
+        let part = sums.group(group).unwrap_or(GroupSum {
+            sum_low: arrow_buffer::i256::ZERO,
+            sum_carry: 0,
+            count: 1,
+        });
+        let sum = exact_sum(part);
+        let value = match self.op {
+            AggregateOp::Sum => text::format(&sum, self.input.scale()),
+            AggregateOp::Avg => {
+                let shift = i32::from(self.result.scale()) - i32::from(self.input.scale());
+                let scaled = sum * text::pow10(shift.unsigned_abs());
+                let mean = round(&scaled, &BigInt::from(part.count), self.options.rounding());
+                text::format(&mean, self.result.scale())
+            }
+        };
+        DecimalError::AggregateOverflow { group, result_type: self.result, op: self.op, value }
+    }
+}
+
+/// A group's exact sum, `sum_low + sum_carry * 2^256`.
+pub(crate) fn exact_sum(part: GroupSum) -> BigInt {
+    text::i256_to_bigint(part.sum_low) + (BigInt::from(part.sum_carry) << 256)
+}
