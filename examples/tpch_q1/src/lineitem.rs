@@ -18,15 +18,18 @@ use arrow::error::ArrowError;
 use tpchgen::generators::LineItemGenerator;
 use tpchgen_arrow::LineItemArrow;
 
+/// The type of the four numbers Q1 reads.
+pub const MONEY: DataType = DataType::Decimal128(15, 2);
+
 /// The columns Q1 reads, in the order of [`LineitemBatch::columns`], each
 /// with the type the query is written for. tpchgen-arrow declares the four
 /// numbers as `Decimal128(15, 2)` (TPC-H's `DECIMAL(15,2)`) and the two flags
 /// as `Utf8View` (TPC-H's `CHAR(1)`); generation fails if that ever changes.
 const COLUMNS: [(&str, DataType); 6] = [
-    ("l_quantity", DataType::Decimal128(15, 2)),
-    ("l_extendedprice", DataType::Decimal128(15, 2)),
-    ("l_discount", DataType::Decimal128(15, 2)),
-    ("l_tax", DataType::Decimal128(15, 2)),
+    ("l_quantity", MONEY),
+    ("l_extendedprice", MONEY),
+    ("l_discount", MONEY),
+    ("l_tax", MONEY),
     ("l_returnflag", DataType::Utf8View),
     ("l_linestatus", DataType::Utf8View),
 ];
