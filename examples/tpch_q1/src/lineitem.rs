@@ -2,8 +2,8 @@
 //! tpchgen-arrow (the same rows as the TPC-H `dbgen` tool), cut down to the
 //! seven columns Q1 reads; Q1's date filter; and the group keys.
 //!
-//! Everything here is plain arrow-rs and identical for both evaluations, so
-//! the comparison measures only the arithmetic and the aggregation.
+//! Everything here is plain arrow-rs and the same for both evaluations, so
+//! they differ only in the arithmetic and the aggregation.
 
 use std::error::Error;
 use std::thread;
