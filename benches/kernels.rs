@@ -44,6 +44,9 @@
 
 include!("../tests/support/arrow_crates.rs");
 
+#[path = "kernels/aggregates.rs"]
+mod aggregates;
+
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -613,6 +616,8 @@ criterion_group!(
     wrapping_add_limit,
     wrapping_neg_limit,
     rescale_casts,
-    spark_profile
+    spark_profile,
+    aggregates::whole_column,
+    aggregates::grouped_sum_limit
 );
 criterion_main!(benches);

@@ -135,6 +135,9 @@ GOALS = [
     ("Spark `(38,18)` mul, money × rate (~163-bit products)", "≥ 5×",
      [("spark_d128_38_18", "mul")], 5.0),
     ("Spark `(38,18)` div, money ÷ rate", "≥ 5×", [("spark_d128_38_18", "div")], 5.0),
+    ("Decimal128 `(15,2)` sum vs `sum_checked`", "≥ 2×", [("d128_15_2_sum", "sum")], 2.0),
+    ("Decimal128 `(15,2)` avg vs `sum_checked` and a division", "≥ 2×",
+     [("d128_15_2_avg", "avg")], 2.0),
 ]
 
 # Ours against a plain loop, the machine's limit: (label, group, case), each at
@@ -142,6 +145,10 @@ GOALS = [
 LIMITS = [
     ("Decimal128 add vs the plain `wrapping_add` loop", "d128_15_2_add_limit", "add"),
     ("Decimal128 neg vs the plain `wrapping_neg` loop", "d128_38_10_neg_limit", "neg"),
+    ("Decimal128 sum by 4 groups vs a plain `i128` scatter loop", "d128_15_2_sum_groups_limit",
+     "groups_4"),
+    ("Decimal128 sum by 1,000 groups vs a plain `i128` scatter loop",
+     "d128_15_2_sum_groups_limit", "groups_1000"),
 ]
 LIMIT = 1.3
 

@@ -1,5 +1,6 @@
 //! Vectorized decimal arithmetic for query engines: `+ - * /` on decimal
-//! columns, exact to the last digit under each engine's rules.
+//! columns and their aggregates, exact to the last digit under each engine's
+//! rules.
 //!
 //! - Types: [`DecimalType`] `decimal(p, s)` with precision up to 76 and
 //!   negative scales, stored in any [`StorageWidth`] from `i8` to `i256`.
@@ -13,6 +14,8 @@
 //!   Trino), one of five [`RoundingMode`]s, and an [`OverflowPolicy`] for
 //!   overflow and for division by zero. [`binary_to`] computes at a result
 //!   type the caller planned.
+//! - Aggregates ([`aggregate`]): `sum` and `avg`, whole and by group, exact
+//!   at each profile's types, with partial states for distributed engines.
 //! - [`DecimalScalar::binary`] is the exact reference every kernel is checked
 //!   against; [`conformance`] lets an engine hold its own kernels to it.
 //!

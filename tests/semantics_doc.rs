@@ -11,9 +11,11 @@
 include!("support/arrow_crates.rs");
 
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+use decimal_kernels::aggregate::{self, Accumulator, AggregateOp, AggregateState};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
-    OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, binary, result_type, unary,
+    OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, binary, conformance,
+    result_type, unary,
 };
 use rstest::rstest;
 
@@ -851,4 +853,183 @@ fn a_table_without_its_separator_is_rejected() {
     let doc =
         format!("{EXAMPLES_HEADER}\n| `1 (3,0) + 1 (3,0)` | `FixedPoint` | decimal(3,0) | 2 | |\n");
     assert!(parse_examples(&doc).is_err());
+}
+
+const AGGREGATE_HEADER: &str = "| aggregate | options | result type | result | note |";
+/// Fewer aggregate examples than this means the table was lost.
+const MIN_AGGREGATE_EXAMPLES: usize = 12;
+
+/// One worked example of an aggregate over a column.
+struct AggregateExample {
+    line: usize,
+    written: String,
+    op: AggregateOp,
+    values: DecimalArray,
+    options: ArithmeticOptions,
+    /// `None`: the profile has no result type for the input.
+    result_type: Option<DecimalType>,
+    result: Outcome,
+}
+
+/// `sum 1.00, NULL, 2.50 (15,2)`: the aggregate, the column's rows, its type.
+fn parse_aggregate(text: &str) -> Result<(AggregateOp, DecimalArray), String> {
+    let (op, rest) = text.split_once(' ').ok_or_else(|| format!("{text:?} has no values"))?;
+    let op = AggregateOp::ALL
+        .into_iter()
+        .find(|o| o.to_string() == op)
+        .ok_or_else(|| format!("{op:?} is not an aggregate"))?;
+    let (values, dtype) = rest.rsplit_once(' ').ok_or_else(|| format!("{rest:?} has no type"))?;
+    let dtype = parse_type(dtype, "")?;
+    let rows: Vec<Option<&str>> =
+        values.split(',').map(str::trim).map(|v| (v != "NULL").then_some(v)).collect();
+    let rows = if values.trim() == "none" { Vec::new() } else { rows };
+    Ok((op, DecimalArray::from_strs(dtype, &rows).map_err(|e| e.to_string())?))
+}
+
+fn parse_aggregate_examples(doc: &str) -> Result<Vec<AggregateExample>, String> {
+    let parse = |row: &Row| {
+        let [aggregate, options, result_type, result, _note] = &row.cells[..] else {
+            return Err(format!("{} cells, not 5", row.cells.len()));
+        };
+        let (op, values) = parse_aggregate(aggregate)?;
+        let result_type =
+            if result_type == "none" { None } else { Some(parse_type(result_type, "decimal")?) };
+        Ok(AggregateExample {
+            line: row.line,
+            written: format!("{aggregate} [{options}]"),
+            op,
+            values,
+            options: parse_options(options)?,
+            result_type,
+            result: Outcome::parse(result)?,
+        })
+    };
+    rows(doc, AGGREGATE_HEADER)?
+        .iter()
+        .map(|row| parse(row).map_err(|e: String| format!("line {}: {e}", row.line)))
+        .collect()
+}
+
+/// An aggregate's result as an outcome; `Err` when the error itself is wrong.
+fn aggregate_outcome(
+    got: Result<DecimalArray, DecimalError>,
+    example: &AggregateExample,
+    group: usize,
+) -> Result<Outcome, String> {
+    match got {
+        Ok(array) if Some(array.dtype()) != example.result_type => {
+            Err(format!("a result of {}", array.dtype()))
+        }
+        Ok(array) => match array.to_strs().get(group) {
+            Some(text) => Ok(text.clone().map_or(Outcome::Null, Outcome::Value)),
+            None => Err(format!("{} groups", array.len())),
+        },
+        Err(DecimalError::AggregateOverflow { group: g, result_type, op, .. })
+            if g == group && Some(result_type) == example.result_type && op == example.op =>
+        {
+            Ok(Outcome::Fails(Failure::Overflow))
+        }
+        Err(DecimalError::UnsupportedAggregate { op, .. }) if op == example.op => {
+            Ok(Outcome::Fails(Failure::NoResultType))
+        }
+        Err(DecimalError::StorageTooNarrow { dtype, .. }) if Some(dtype) == example.result_type => {
+            Ok(Outcome::Fails(Failure::StorageTooNarrow))
+        }
+        Err(other) => Err(format!("the error {other:?}")),
+    }
+}
+
+/// Every way `example` does not hold: through `result_type`, the reference,
+/// the whole-column call, a grouped call (the rows in group 1 of 2, group 0
+/// empty) and one accumulator per row merged into a final one.
+fn aggregate_mismatches(example: &AggregateExample) -> Vec<String> {
+    let AggregateExample { op, values, options, .. } = example;
+    let mut found = Vec::new();
+    let mut differs = |what: &str, got: String| {
+        found.push(format!(
+            "docs/semantics.md:{}: {}: {what} gives {got}, the page says {:?} at {:?}",
+            example.line, example.written, example.result, example.result_type
+        ));
+    };
+    let typed = aggregate::result_type(*op, values.dtype(), options).ok();
+    if typed != example.result_type {
+        differs("aggregate::result_type", format!("{typed:?}"));
+    }
+    let rows = values.len();
+    let whole = match op {
+        AggregateOp::Sum => aggregate::sum(values, options),
+        _ => aggregate::avg(values, options),
+    };
+    let whole = whole.and_then(|s| {
+        let text = (!s.is_null()).then(|| s.to_string());
+        DecimalArray::from_strs(s.dtype(), &[text.as_deref()])
+    });
+    let ones = vec![1; rows];
+    let grouped = match op {
+        AggregateOp::Sum => aggregate::sum_groups(values, &ones, 2, options),
+        _ => aggregate::avg_groups(values, &ones, 2, options),
+    };
+    let merged = (|| {
+        let mut total = Accumulator::new(*op, values.dtype(), options)?;
+        // Two groups, whether or not a row comes.
+        total.update(&values.slice(0, 0)?, &[], None, 2)?;
+        for row in 0..rows {
+            let mut part = Accumulator::new(*op, values.dtype(), options)?;
+            part.update(&values.slice(row, 1)?, &[0], None, 1)?;
+            let state = AggregateState::from_arrow(values.dtype(), &part.state(None).to_arrow())?;
+            total.merge(&state, &[1], 2)?;
+        }
+        total.finish(Some(2))
+    })();
+    let calls = [
+        (
+            "the reference",
+            conformance::reference_aggregate(*op, values, &vec![0; rows], 1, options),
+            0,
+        ),
+        ("the whole-column call", whole, 0),
+        ("the grouped call", grouped, 1),
+        ("the merged partial states", merged, 1),
+    ];
+    for (what, got, group) in calls {
+        let outcome = aggregate_outcome(got, example, group);
+        if outcome.as_ref() != Ok(&example.result) {
+            differs(what, format!("{outcome:?}"));
+        }
+    }
+    found
+}
+
+/// A case the aggregate table must show.
+type AggregatePromise = fn(&AggregateExample) -> bool;
+
+#[test]
+fn every_aggregate_example_holds() {
+    let examples =
+        parse_aggregate_examples(DOC).unwrap_or_else(|e| panic!("docs/semantics.md: {e}"));
+    assert!(examples.len() >= MIN_AGGREGATE_EXAMPLES, "only {} aggregate examples", examples.len());
+    let found: Vec<String> = examples.iter().flat_map(aggregate_mismatches).collect();
+    assert!(found.is_empty(), "{} mismatches:\n{}", found.len(), found.join("\n"));
+    let promises: [(&str, AggregatePromise); 6] = [
+        ("sum", |e| e.op == AggregateOp::Sum),
+        ("avg", |e| e.op == AggregateOp::Avg),
+        ("no valid row", |e| {
+            e.result == Outcome::Null && e.options.on_overflow() == OverflowPolicy::Error
+        }),
+        ("an overflow", |e| e.result == Outcome::Fails(Failure::Overflow)),
+        ("no result type", |e| e.result == Outcome::Fails(Failure::NoResultType)),
+        ("an intermediate beyond the type", |e| {
+            // A prefix of the rows sums beyond the result precision.
+            let Some(t) = e.result_type else { return false };
+            let limit = i256::from_i128(10).checked_pow(u32::from(t.precision()));
+            let mut running = i256::ZERO;
+            (0..e.values.len()).filter_map(|i| e.values.scalar(i)?.value()).any(|v| {
+                running = running.wrapping_add(v);
+                limit.is_some_and(|l| running >= l || running <= l.wrapping_neg())
+            })
+        }),
+    ];
+    for (what, holds) in promises {
+        assert!(examples.iter().any(holds), "no aggregate example shows {what}");
+    }
 }

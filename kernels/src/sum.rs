@@ -106,6 +106,19 @@ impl GroupSums {
         self.counts.is_empty()
     }
 
+    /// The bytes its sums and counts take (their capacity), for an engine's
+    /// memory accounting.
+    #[must_use]
+    pub fn allocated_bytes(&self) -> usize {
+        let sums = match &self.sums {
+            Sums::Narrow(sums) => sums.capacity() * size_of::<i128>(),
+            Sums::Wide { low, carry } => {
+                low.capacity() * size_of::<I256>() + carry.capacity() * size_of::<i64>()
+            }
+        };
+        sums + self.counts.capacity() * size_of::<i64>()
+    }
+
     /// Makes it `groups` groups: new ones are empty, groups from `groups` on
     /// are dropped.
     pub fn resize(&mut self, groups: usize) {
@@ -124,6 +137,11 @@ impl GroupSums {
     #[must_use]
     pub fn take_first(&mut self, n: usize) -> Self {
         let n = n.min(self.len());
+        if n == self.len() {
+            // All of them: moved out, not copied.
+            let empty = Self { sums: Sums::Narrow(Vec::new()), counts: Vec::new() };
+            return core::mem::replace(self, empty);
+        }
         let counts = self.counts.drain(..n).collect();
         let sums = match &mut self.sums {
             Sums::Narrow(sums) => Sums::Narrow(sums.drain(..n).collect()),
@@ -164,20 +182,41 @@ impl GroupSums {
         let Values::Array(column) = values.values else {
             return Err(KernelError::UnsupportedSpec { reason: "a sum adds a column" });
         };
-        self.check_groups(groups, frame.len)?;
+        self.check_rows(groups, frame.len)?;
         if frame.len == 0 {
             return Ok(());
         }
         if !fits_i64(&values, &column) {
             self.wide();
         }
+        let len = self.len();
+        let out_of_range = |row: usize, groups: &[usize]| KernelError::GroupOutOfRange {
+            row,
+            group: groups[row],
+            groups: len,
+        };
         match groups {
             Some(groups) => {
-                self.add_counts(groups, frame.nulls);
+                if matches!(self.sums, Sums::Wide { .. })
+                    && let Some(row) = groups.iter().position(|&g| g >= len)
+                {
+                    return Err(out_of_range(row, groups));
+                }
+                let counts = &mut self.counts[..];
                 match &mut self.sums {
-                    Sums::Narrow(sums) => add_grouped_narrow(sums, &column, groups, frame.nulls),
+                    Sums::Narrow(sums) => {
+                        // A group's sum over this call fits i64 (and there
+                        // are no more groups than rows to unpack).
+                        let packs = len <= frame.len
+                            && value_bound(&values, &column)
+                                .checked_mul(frame.len as u128)
+                                .is_some_and(|b| b < 1 << 63);
+                        let add = if packs { add_grouped_packed } else { add_grouped_narrow };
+                        add(sums, counts, &column, groups, frame.nulls)
+                            .map_err(|row| out_of_range(row, groups))?;
+                    }
                     Sums::Wide { low, carry } => {
-                        add_grouped_wide(low, carry, &column, groups, frame.nulls);
+                        add_grouped_wide(low, carry, counts, &column, groups, frame.nulls);
                     }
                 }
             }
@@ -285,38 +324,16 @@ impl GroupSums {
         Some(NullBuffer::new(valid)).filter(|n| n.null_count() > 0)
     }
 
-    /// Checks the group of every row.
-    fn check_groups(&self, groups: Option<&[usize]>, rows: usize) -> Result<(), KernelError> {
-        let len = self.len();
-        let Some(groups) = groups else {
-            return if len == 0 && rows > 0 {
+    /// Checks that there is a group per row, or a group 0 for every row.
+    fn check_rows(&self, groups: Option<&[usize]>, rows: usize) -> Result<(), KernelError> {
+        match groups {
+            Some(groups) if groups.len() != rows => {
+                Err(KernelError::LengthMismatch { expected: rows, actual: groups.len() })
+            }
+            None if self.is_empty() && rows > 0 => {
                 Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 })
-            } else {
-                Ok(())
-            };
-        };
-        if groups.len() != rows {
-            return Err(KernelError::LengthMismatch { expected: rows, actual: groups.len() });
-        }
-        // One vectorized pass finds whether any is out of range; only then
-        // is the first one looked for.
-        if groups.iter().copied().max().is_some_and(|max| max >= len) {
-            let (row, &group) =
-                groups.iter().enumerate().find(|&(_, &g)| g >= len).unwrap_or((0, &0));
-            return Err(KernelError::GroupOutOfRange { row, group, groups: len });
-        }
-        Ok(())
-    }
-
-    /// Counts the valid rows of each group.
-    fn add_counts(&mut self, groups: &[usize], nulls: Option<&NullBuffer>) {
-        let counts = &mut self.counts[..];
-        match nulls {
-            None => groups.iter().for_each(|&g| counts[g] += 1),
-            Some(nulls) => groups
-                .iter()
-                .zip(nulls.iter())
-                .for_each(|(&g, valid)| counts[g] += i64::from(valid)),
+            }
+            _ => Ok(()),
         }
     }
 
@@ -343,6 +360,18 @@ fn fits_i64(values: &Input<'_>, column: &Column<'_>) -> bool {
         || column.magnitude_bits() <= 63
 }
 
+/// A bound on `|v|` of a column known to fit `i64`: its declared precision's,
+/// or its storage's.
+fn value_bound(values: &Input<'_>, column: &Column<'_>) -> u128 {
+    let storage = match column {
+        Column::I8(_) => 1 << 7,
+        Column::I16(_) => 1 << 15,
+        Column::I32(_) => 1 << 31,
+        _ => 1 << 63,
+    };
+    values.precision.map_or(storage, |p| 10u128.saturating_pow(p.into()) - 1).min(storage)
+}
+
 /// `a + b` with the carry out of `i256` (`-1`, `0` or `1`).
 #[inline(always)]
 fn add_carrying(a: I256, b: I256) -> (I256, i64) {
@@ -364,31 +393,115 @@ fn for_each_block<W: Work>(column: &Column<'_>, mut each: impl FnMut(usize, &[W]
     }
 }
 
-/// `sums[groups[i]] += v_i` for the valid rows of a column of 64-bit values.
+/// `sums[groups[i]] += v_i` and `counts[groups[i]] += 1` for the valid rows
+/// of a column of 64-bit values, in one pass; the bounds check of the group
+/// is the only check of its range. A row whose group is out of range fails
+/// the call: the rows before it are taken out again (exactly, as nothing
+/// wraps), and its index is returned.
 #[inline(never)]
 fn add_grouped_narrow(
     sums: &mut [i128],
+    counts: &mut [i64],
     column: &Column<'_>,
     groups: &[usize],
     nulls: Option<&NullBuffer>,
-) {
-    for_each_block::<i64>(column, |start, values| {
-        let groups = &groups[start..start + values.len()];
-        match nulls {
-            None => {
-                for (&g, &v) in groups.iter().zip(values) {
-                    sums[g] += i128::from(v);
-                }
-            }
-            Some(nulls) => {
-                let valid = nulls.inner().slice(start, values.len());
-                for ((&g, &v), ok) in groups.iter().zip(values).zip(valid.iter()) {
-                    // A null row adds zero: no branch on the bit.
-                    sums[g] += i128::from(v & -i64::from(ok));
-                }
-            }
+) -> Result<(), usize> {
+    let mut add = |g: usize, v: i64, n: i64| match (sums.get_mut(g), counts.get_mut(g)) {
+        (Some(sum), Some(count)) => {
+            *sum += i128::from(v);
+            *count += n;
+            true
         }
-    });
+        _ => false,
+    };
+    scatter_column(column, groups, nulls, &mut add).inspect_err(|&row| {
+        // Every row before `row` has its group: taking them out cannot fail.
+        let _ = scatter_column(column, &groups[..row], nulls, |g, v, n| add(g, -v, -n));
+    })
+}
+
+/// [`add_grouped_narrow`] when every group's sum over the call fits `i64`
+/// (the caller checks `rows * max|v| < 2^63`): each row adds `v * 2^64 + 1`
+/// to one `i128` per group, so the sum (high half) and the count (low half)
+/// are one read-modify-write, as in a plain sum loop; they are unpacked into
+/// the sums and counts once per group at the end. A row out of range fails
+/// the call before anything is added.
+#[inline(never)]
+fn add_grouped_packed(
+    sums: &mut [i128],
+    counts: &mut [i64],
+    column: &Column<'_>,
+    groups: &[usize],
+    nulls: Option<&NullBuffer>,
+) -> Result<(), usize> {
+    let mut packed = vec![0i128; sums.len()];
+    scatter_column(column, groups, nulls, |g, v, n| {
+        packed.get_mut(g).map(|p| *p += (i128::from(v) << 64) + i128::from(n)).is_some()
+    })?;
+    for ((sum, count), p) in sums.iter_mut().zip(counts.iter_mut()).zip(packed) {
+        *sum += p >> 64;
+        // The low half is the count: below 2^63.
+        #[expect(clippy::cast_possible_truncation, reason = "the low half is the count")]
+        let n = p as i64;
+        *count += n;
+    }
+    Ok(())
+}
+
+/// Calls `add(group, v, n)` for the first `groups.len()` rows of a column of
+/// values that fit 64 bits, `v` the value and `n` 1 for a valid row, both 0
+/// for a null one (no branch on the bit); `add` returns false for a group
+/// out of range, which stops it with that row's index. An `i64` or `i128`
+/// column is read in place (an `i128` value that fits is its low word), any
+/// other converted a block at a time.
+#[inline(always)]
+fn scatter_column(
+    column: &Column<'_>,
+    groups: &[usize],
+    nulls: Option<&NullBuffer>,
+    mut add: impl FnMut(usize, i64, i64) -> bool,
+) -> Result<(), usize> {
+    match column {
+        Column::I64(values) => scatter_rows(values.iter().copied(), groups, nulls, add),
+        Column::I128(values) => {
+            // Fits 64 bits: the value is its low word.
+            #[expect(clippy::cast_possible_truncation, reason = "the value fits i64")]
+            let values = values.iter().map(|&v| v as i64);
+            scatter_rows(values, groups, nulls, add)
+        }
+        _ => {
+            let mut result = Ok(());
+            for_each_block::<i64>(column, |start, values| {
+                let rows = values.len().min(groups.len().saturating_sub(start));
+                if result.is_err() || rows == 0 {
+                    return;
+                }
+                let nulls = nulls.map(|n| n.slice(start, rows));
+                let (values, groups) = (&values[..rows], &groups[start..start + rows]);
+                result = scatter_rows(values.iter().copied(), groups, nulls.as_ref(), &mut add)
+                    .map_err(|row| start + row);
+            });
+            result
+        }
+    }
+}
+
+/// [`scatter_column`] over one run of rows (as many as `groups` has).
+#[inline(always)]
+fn scatter_rows(
+    values: impl Iterator<Item = i64>,
+    groups: &[usize],
+    nulls: Option<&NullBuffer>,
+    mut add: impl FnMut(usize, i64, i64) -> bool,
+) -> Result<(), usize> {
+    let failed = match nulls {
+        None => values.zip(groups).position(|(v, &g)| !add(g, v, 1)),
+        Some(nulls) => values.zip(groups).zip(nulls.iter()).position(|((v, &g), ok)| {
+            let mask = -i64::from(ok);
+            !add(g, v & mask, -mask)
+        }),
+    };
+    failed.map_or(Ok(()), Err)
 }
 
 /// The same for values of any width, with carries.
@@ -396,6 +509,7 @@ fn add_grouped_narrow(
 fn add_grouped_wide(
     low: &mut [I256],
     carry: &mut [i64],
+    counts: &mut [i64],
     column: &Column<'_>,
     groups: &[usize],
     nulls: Option<&NullBuffer>,
@@ -406,24 +520,51 @@ fn add_grouped_wide(
                 let (sum, carried) = add_carrying(low[g], v);
                 low[g] = sum;
                 carry[g] += carried;
+                counts[g] += 1;
             }
         }
     });
 }
 
-/// The sum of the valid rows of a column of 64-bit values.
+/// The sum of the valid rows of a column of 64-bit values: an `i64` or
+/// `i128` column is read in place (an `i128` value that fits is its low
+/// word), any other converted a block at a time.
 #[inline(never)]
 fn column_sum_narrow(column: &Column<'_>, nulls: Option<&NullBuffer>) -> i128 {
+    match column {
+        Column::I64(values) => sum_blocks(values, |v| v, nulls),
+        // Fits 64 bits: the value is its low word.
+        #[expect(clippy::cast_possible_truncation, reason = "the value fits i64")]
+        Column::I128(values) => sum_blocks(values, |v| v as i64, nulls),
+        _ => {
+            let mut total = 0i128;
+            for_each_block::<i64>(column, |start, values| {
+                let nulls = nulls.map(|n| n.slice(start, values.len()));
+                total += sum_blocks(values, |v| v, nulls.as_ref());
+            });
+            total
+        }
+    }
+}
+
+/// The sum of `values` read as `i64` by `to`, nulls counting zero, a block
+/// at a time.
+#[inline(always)]
+fn sum_blocks<S: Copy>(
+    values: &[S],
+    to: impl Fn(S) -> i64 + Copy,
+    nulls: Option<&NullBuffer>,
+) -> i128 {
     let mut total = 0i128;
-    for_each_block::<i64>(column, |start, values| {
+    for (i, block) in values.chunks(BLOCK).enumerate() {
         total += match nulls {
-            None => block_sum(values.iter().copied()),
+            None => block_sum(block.iter().map(|&v| to(v))),
             Some(nulls) => {
-                let valid = nulls.inner().slice(start, values.len());
-                block_sum(values.iter().zip(valid.iter()).map(|(&v, ok)| v & -i64::from(ok)))
+                let valid = nulls.inner().slice(i * BLOCK, block.len());
+                block_sum(block.iter().zip(valid.iter()).map(|(&v, ok)| to(v) & -i64::from(ok)))
             }
         };
-    });
+    }
     total
 }
 

@@ -88,6 +88,13 @@ impl Accumulator {
         self.sums.len()
     }
 
+    /// The bytes it holds beyond its own size (DataFusion's
+    /// `GroupsAccumulator::size` adds `size_of` of the value to it).
+    #[must_use]
+    pub fn allocated_bytes(&self) -> usize {
+        self.sums.allocated_bytes()
+    }
+
     /// Adds the valid rows of `values` (less the rows where `filter` is
     /// false) to their groups: row `i` to group `group_indices[i]`. It then
     /// holds at least `total_groups` groups.

@@ -1,0 +1,101 @@
+//! Aggregates: whole-column sum and avg against arrow's `sum_checked` (avg:
+//! `sum_checked`, then DataFusion's final step, the sum at four more digits
+//! divided by the count, truncated), and grouped sums against a plain
+//! wrapping `i128` loop that scatters each row into its group, the machine's
+//! limit. Values: `Decimal128(15,2)` money, stored magnitudes uniform in
+//! `[1, 10^12)` (~40 bits) of either sign; groups uniform at random over 4
+//! (TPC-H Q1's) or 1,000 groups. Arrow profile types: sum `decimal(25,2)`,
+//! avg `decimal(19,6)`.
+
+use arrow_arith::aggregate::sum_checked;
+use arrow_array::Array;
+use arrow_array::types::Decimal128Type;
+use arrow_buffer::i256;
+use criterion::{BenchmarkId, Criterion, Throughput};
+use decimal_kernels::aggregate::{avg, sum, sum_groups};
+use decimal_kernels::{ArithmeticOptions, StorageWidth};
+use std::hint::black_box;
+
+use super::{Column, MONEY, Rng, money, ours, sizes};
+
+/// One side's whole-column result: the stored value, `None` for null.
+type Total<'a> = Box<dyn Fn() -> Option<i256> + 'a>;
+
+/// Whole-column sum and avg against arrow.
+pub fn whole_column(c: &mut Criterion) {
+    let opts = ArithmeticOptions::arrow(StorageWidth::I128);
+    for (len, with_nulls) in sizes() {
+        let rng = &mut Rng(23 ^ len as u64);
+        let column = money::<Decimal128Type>(rng, MONEY, len, 15, 2, with_nulls, |v| v);
+        let a = ours(&column);
+        let suffix = if with_nulls { "_nulls" } else { "" };
+        let arrow_avg = || {
+            let total = sum_checked(&column).unwrap()?;
+            let count = i128::try_from(column.len() - column.null_count()).unwrap();
+            Some(total.checked_mul(10_000)? / count)
+        };
+        let cases: [(&str, Total<'_>, Total<'_>); 2] = [
+            (
+                "sum",
+                Box::new(|| sum(&a, &opts).unwrap().value()),
+                Box::new(|| sum_checked(&column).unwrap().map(i256::from_i128)),
+            ),
+            (
+                "avg",
+                Box::new(|| avg(&a, &opts).unwrap().value()),
+                Box::new(move || arrow_avg().map(i256::from_i128)),
+            ),
+        ];
+        for (name, ours, arrow) in cases {
+            assert_eq!(ours(), arrow(), "d128_15_2_{name}{suffix}/{len}");
+            let mut g = c.benchmark_group(format!("d128_15_2_{name}{suffix}"));
+            g.throughput(Throughput::Elements(len as u64));
+            g.bench_function(BenchmarkId::new(format!("{name}/ours"), len), |b| {
+                b.iter(|| black_box(ours()))
+            });
+            g.bench_function(BenchmarkId::new(format!("{name}/arrow"), len), |b| {
+                b.iter(|| black_box(arrow()))
+            });
+            g.finish();
+        }
+    }
+}
+
+/// Grouped sums against the plain scatter loop, which allocates its sums
+/// (and has no counts, so no null groups).
+pub fn grouped_sum_limit(c: &mut Criterion) {
+    let opts = ArithmeticOptions::arrow(StorageWidth::I128);
+    for (len, _) in sizes().into_iter().filter(|&(_, with_nulls)| !with_nulls) {
+        for groups in [4usize, 1000] {
+            let rng = &mut Rng(29 ^ len as u64 ^ groups as u64);
+            let column = money::<Decimal128Type>(rng, MONEY, len, 15, 2, false, |v| v);
+            let indices: Vec<usize> =
+                (0..len).map(|_| usize::try_from(rng.next()).unwrap() % groups).collect();
+            let a = ours(&column);
+            let values = column.values().clone();
+            let ours = || sum_groups(&a, &indices, groups, &opts).unwrap();
+            let plain = || {
+                let mut sums = vec![0i128; groups];
+                for (&v, &g) in values.iter().zip(&indices) {
+                    sums[g] = sums[g].wrapping_add(v);
+                }
+                sums
+            };
+            let (got, want) = (ours(), plain());
+            for (g, &v) in want.iter().enumerate() {
+                // A group no row fell in: null for us, zero for the loop.
+                assert_eq!(got.row(g).unwrap_or(i256::ZERO), i256::from_i128(v), "group {g}");
+            }
+            let mut g = c.benchmark_group("d128_15_2_sum_groups_limit");
+            g.throughput(Throughput::Elements(len as u64));
+            g.bench_function(BenchmarkId::new(format!("groups_{groups}/ours"), len), |b| {
+                b.iter(|| black_box(ours()))
+            });
+            g.bench_function(
+                BenchmarkId::new(format!("groups_{groups}/wrapping_loop"), len),
+                |b| b.iter(|| black_box(plain())),
+            );
+            g.finish();
+        }
+    }
+}
