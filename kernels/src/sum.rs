@@ -140,8 +140,11 @@ impl GroupSums {
         let n = n.min(self.len());
         if n == self.len() {
             // All of them: moved out, not copied.
-            let empty = Self { sums: Sums::Narrow(Vec::new()), counts: Vec::new() };
-            return core::mem::replace(self, empty);
+            let sums = match self.sums {
+                Sums::Narrow(_) => Sums::Narrow(Vec::new()),
+                Sums::Wide { .. } => Sums::Wide { low: Vec::new(), carry: Vec::new() },
+            };
+            return core::mem::replace(self, Self { sums, counts: Vec::new() });
         }
         let counts = self.counts.drain(..n).collect();
         let sums = match &mut self.sums {
@@ -188,22 +191,25 @@ impl GroupSums {
             return Ok(());
         }
         let bound = narrow_bound(&values, &column);
-        if bound.is_none() {
-            self.wide();
-        }
         let len = self.len();
         let out_of_range = |row: usize, groups: &[usize]| KernelError::GroupOutOfRange {
             row,
             group: groups[row],
             groups: len,
         };
+        // The wide loop checks every group first (the narrow ones check as
+        // they go, and undo): a refused call neither adds nor widens.
+        if let Some(groups) = groups
+            && (bound.is_none() || matches!(self.sums, Sums::Wide { .. }))
+            && let Some(row) = groups.iter().position(|&g| g >= len)
+        {
+            return Err(out_of_range(row, groups));
+        }
+        if bound.is_none() {
+            self.wide();
+        }
         match groups {
             Some(groups) => {
-                if matches!(self.sums, Sums::Wide { .. })
-                    && let Some(row) = groups.iter().position(|&g| g >= len)
-                {
-                    return Err(out_of_range(row, groups));
-                }
                 let counts = &mut self.counts[..];
                 match &mut self.sums {
                     Sums::Narrow(sums) => {
