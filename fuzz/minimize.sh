@@ -19,9 +19,9 @@ set -euo pipefail
 dir=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-    targets=(add sub mul div rem rescale text)
+    targets=(add sub mul div rem rescale text aggregate)
 fi
-declare -A budget=([add]=250 [sub]=250 [mul]=320 [div]=380 [rem]=300 [rescale]=320 [text]=100)
+declare -A budget=([add]=250 [sub]=250 [mul]=320 [div]=380 [rem]=300 [rescale]=320 [text]=100 [aggregate]=200)
 export RUSTC_BOOTSTRAP=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

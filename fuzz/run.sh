@@ -30,7 +30,7 @@ shift
 dir=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-    targets=(add sub mul div rem rescale text)
+    targets=(add sub mul div rem rescale text aggregate)
 fi
 jobs=${FUZZ_JOBS:-1}
 sanitizer=${FUZZ_SANITIZER:-address}

@@ -12,7 +12,9 @@ use std::fs;
 use std::path::PathBuf;
 
 use decimal_kernels::BinaryOp;
-use decimal_kernels::conformance::fuzz::{check_bytes, check_text, check_unary_bytes};
+use decimal_kernels::conformance::fuzz::{
+    check_aggregate_bytes, check_bytes, check_text, check_unary_bytes,
+};
 use rstest::rstest;
 
 /// Every input kept for `target`, with its file name.
@@ -61,6 +63,17 @@ fn text_regressions_round_trip() {
     for (name, bytes) in regressions("text") {
         if let Err(report) = check_text(&bytes) {
             panic!("fuzz/regressions/text/{name}: {report}");
+        }
+    }
+}
+
+/// The `aggregate` target's inputs: `sum` and `avg` by group, whole and
+/// through partitioned accumulators.
+#[test]
+fn aggregate_regressions_conform() {
+    for (name, bytes) in regressions("aggregate") {
+        if let Err(report) = check_aggregate_bytes(&bytes) {
+            panic!("fuzz/regressions/aggregate/{name}: {report}");
         }
     }
 }

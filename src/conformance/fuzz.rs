@@ -48,6 +48,25 @@
 //! | column | the operand |
 //! | 1 | slice, as above |
 //!
+//! The aggregates ([`AggregateCase::decode`]) read one column and its
+//! groups:
+//!
+//! | bytes | meaning |
+//! |---|---|
+//! | 2 | options, as above (the division-by-zero policy unused) |
+//! | 1 | aggregate: bit `0x01` `avg`, else `sum` |
+//! | 2 | the column's type: precision, then scale |
+//! | 1 | its storage width |
+//! | 1 | layout: `0x01` unchecked, `0x04` nullable, `0x10` sliced |
+//! | pair | rows |
+//! | 1 | groups: `0xff` none, else 1 to 16 |
+//! | 1 + pair | each row's group, modulo 4: 0 the row modulo the groups, 1 from a generator seeded by the pair, 2 the last group, 3 runs of rows in group order |
+//! | 1 + pair | a stray group: with bit `0x80`, the row (the pair modulo the rows) is put in group `usize::MAX` (with `0x40`) or the number of groups plus the low six bits |
+//! | column | the values |
+//! | 1 | with `0x10` in the layout, the slice's offset (the rows after it are kept) |
+//! | 1 + pair | partitions, 1 to 4, cut where a generator seeded by the pair says; each adds its rows in two batches, split there too |
+//! | 1 | bit `0x01`: states merged last to first; the bits above, modulo 8: groups emitted at a time (0 all) |
+//!
 //! A *value* is a tag byte and, for some tags, more bytes. The tag's low three
 //! bits pick the kind: 0 zero, 1 the largest of the precision, 2 the smallest
 //! with all its digits, 3 five times a power of ten (one more byte), 4 one
@@ -75,8 +94,11 @@
 //! [`check_bytes`] decodes a call, runs it, and compares the result with the
 //! [`reference`](super::reference()); [`check_unary_bytes`] does the same for
 //! `rescale`, `neg` and `abs` against
-//! [`reference_unary`](super::reference_unary), and [`check_text`] for
-//! parsing.
+//! [`reference_unary`](super::reference_unary), [`check_aggregate_bytes`]
+//! for `sum` and `avg` (by group, whole, and through partitioned
+//! accumulators whose states cross Arrow arrays) against
+//! [`reference_aggregate`](super::reference_aggregate), and [`check_text`]
+//! for parsing.
 //! Neither may panic on any input. The crate's fuzz targets (`fuzz/`) are one
 //! line each on top of these, and the inputs kept from their runs
 //! (`fuzz/regressions/`) are replayed by `cargo test`; an engine can fuzz its
@@ -90,13 +112,17 @@
 //! use decimal_kernels::conformance::fuzz;
 //! fuzz::check_bytes(BinaryOp::Div, b"any bytes at all").expect("conforms");
 //! fuzz::check_unary_bytes(b"any bytes at all").expect("conforms");
+//! fuzz::check_aggregate_bytes(b"any bytes at all").expect("conforms");
 //! // decimal(5, 1) from the first two bytes, then the text.
 //! fuzz::check_text(b"\x05\x4f-12.5").expect("parses back to itself");
 //! ```
 
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 
-use super::{ConformanceError, compare, reference_unary};
+use super::{ConformanceError, compare, reference_aggregate, reference_unary};
+use crate::aggregate::{
+    Accumulator, AggregateOp, AggregateState, avg, avg_groups, sum, sum_groups,
+};
 use crate::array::{DecimalArray, DecimalNative, with_native};
 use crate::dispatch::{Operand, binary};
 use crate::error::DecimalError;
@@ -756,6 +782,301 @@ pub fn check_text(bytes: &[u8]) -> Result<(), TextMismatch> {
     }
 }
 
+/// One aggregate call decoded from bytes: the aggregate, options, a column,
+/// its rows' groups (one of them, now and then, out of range), and how the
+/// rows are split into partitions for the accumulator path.
+#[derive(Clone, Debug)]
+pub struct AggregateCase {
+    op: AggregateOp,
+    options: ArithmeticOptions,
+    values: DecimalArray,
+    groups: Vec<usize>,
+    total_groups: usize,
+    /// Each partition's rows `start..end`, added in two batches split at
+    /// `split`: `(start, split, end)`, in row order.
+    partitions: Vec<(usize, usize, usize)>,
+    /// Whether the partitions' states are merged last to first.
+    reversed: bool,
+    /// Groups emitted at a time by the final accumulator (0: all at once).
+    emit: usize,
+}
+
+impl AggregateCase {
+    /// The call that `bytes` describe (the format is in the module header).
+    ///
+    /// # Errors
+    /// As [`Case::decode`].
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecimalError> {
+        let mut r = Reader { rest: bytes };
+        let options = options(&mut r);
+        let op = AggregateOp::ALL[usize::from(r.byte() & 1)];
+        let dtype = decimal_type(&mut r)?;
+        let width = storage_width(&mut r, dtype);
+        let layout = r.byte();
+        let rows = r.rows();
+        let groups_byte = r.byte();
+        let total_groups =
+            if groups_byte == u8::MAX { 0 } else { 1 + usize::from(groups_byte % 16) };
+        let group_mode = r.byte();
+        let mut generator = Xorshift::new(r.pair());
+        let most = total_groups.max(1);
+        let mut groups: Vec<usize> = (0..rows)
+            .map(|row| match group_mode % 4 {
+                0 => row % most,
+                1 => usize::from(generator.byte()) % most,
+                2 => most - 1,
+                _ => row * most / rows,
+            })
+            .collect();
+        let (stray, stray_row) = (r.byte(), usize::from(r.pair()));
+        if stray & 0x80 != 0 && rows > 0 {
+            groups[stray_row % rows] = if stray & 0x40 != 0 {
+                usize::MAX
+            } else {
+                total_groups + usize::from(stray & 0x3f)
+            };
+        }
+        let checked = layout & 0x01 == 0;
+        let nullable = layout & 0x04 != 0;
+        let column = column(&mut r, Layout { dtype, width, checked, nullable, rows })?;
+        // A slice now and then, so that validity and values start mid-buffer.
+        let offset = if layout & 0x10 != 0 { usize::from(r.byte()) % (rows + 1) } else { 0 };
+        let values = column.slice(offset, rows - offset)?;
+        let groups = groups.split_off(offset);
+        let rows = values.len();
+        let parts = 1 + usize::from(r.byte() % 4);
+        let mut cuts = Xorshift::new(r.pair());
+        let mut bounds: Vec<usize> =
+            (1..parts).map(|_| usize::from(cuts.pair()) % (rows + 1)).collect();
+        bounds.extend([0, rows]);
+        bounds.sort_unstable();
+        let partitions = bounds
+            .windows(2)
+            .map(|w| (w[0], w[0] + usize::from(cuts.pair()) % (w[1] - w[0] + 1), w[1]))
+            .collect();
+        let order = r.byte();
+        Ok(Self {
+            op,
+            options,
+            values,
+            groups,
+            total_groups,
+            partitions,
+            reversed: order & 1 != 0,
+            emit: usize::from(order >> 1) % 8,
+        })
+    }
+
+    /// What the aggregate must return by group: [`reference_aggregate`]'s
+    /// result.
+    ///
+    /// # Errors
+    /// The error the call must return.
+    pub fn expected(&self) -> Result<DecimalArray, DecimalError> {
+        reference_aggregate(self.op, &self.values, &self.groups, self.total_groups, &self.options)
+    }
+
+    /// The aggregate by group in one call (`sum_groups`, `avg_groups`).
+    ///
+    /// # Errors
+    /// Its error.
+    pub fn grouped(&self) -> Result<DecimalArray, DecimalError> {
+        let (values, groups, total) = (&self.values, &self.groups[..], self.total_groups);
+        match self.op {
+            AggregateOp::Sum => sum_groups(values, groups, total, &self.options),
+            _ => avg_groups(values, groups, total, &self.options),
+        }
+    }
+
+    /// The aggregate by group through one accumulator per partition (each
+    /// updated in two batches), their states through Arrow arrays, merged
+    /// into a final accumulator in the decoded order, and emitted all at
+    /// once or a few groups at a time. Errors name rows and groups as one
+    /// call over the whole column would.
+    ///
+    /// # Errors
+    /// The first error on the way.
+    pub fn partitioned(&self) -> Result<DecimalArray, DecimalError> {
+        let dtype = self.values.dtype();
+        let mut states = Vec::with_capacity(self.partitions.len());
+        for &(start, split, end) in &self.partitions {
+            let mut partial = Accumulator::new(self.op, dtype, &self.options)?;
+            for (from, to) in [(start, split), (split, end)] {
+                let batch = self.values.slice(from, to - from)?;
+                partial.update(&batch, &self.groups[from..to], None, self.total_groups).map_err(
+                    |e| match e {
+                        DecimalError::GroupOutOfRange { row, group, total_groups } => {
+                            DecimalError::GroupOutOfRange { row: row + from, group, total_groups }
+                        }
+                        other => other,
+                    },
+                )?;
+            }
+            states.push(AggregateState::from_arrow(dtype, &partial.state(None).to_arrow())?);
+        }
+        if self.reversed {
+            states.reverse();
+        }
+        let mut total = Accumulator::new(self.op, dtype, &self.options)?;
+        for state in &states {
+            let identity: Vec<usize> = (0..state.len()).collect();
+            total.merge(state, &identity, self.total_groups)?;
+        }
+        if self.emit == 0 {
+            return total.finish(None);
+        }
+        let (mut values, mut valid) = (Vec::new(), Vec::new());
+        let mut width = None;
+        while total.groups() > 0 {
+            let offset = values.len();
+            let chunk = total.finish(Some(self.emit)).map_err(|e| match e {
+                DecimalError::AggregateOverflow { group, result_type, op, value } => {
+                    DecimalError::AggregateOverflow {
+                        group: group + offset,
+                        result_type,
+                        op,
+                        value,
+                    }
+                }
+                other => other,
+            })?;
+            width.get_or_insert(chunk.width());
+            for row in 0..chunk.len() {
+                let value = chunk.scalar(row).and_then(|s| s.value());
+                values.push(value.unwrap_or(i256::ZERO));
+                valid.push(value.is_some());
+            }
+        }
+        let nulls = Some(NullBuffer::from(valid));
+        let array = DecimalArray::try_new(total.result_type(), ScalarBuffer::from(values), nulls)?;
+        array.with_width(width.unwrap_or(array.width()))
+    }
+
+    /// The whole-column aggregate (`sum`, `avg`) and what it must be: the
+    /// reference with every row in group 0.
+    fn whole(&self) -> (Result<DecimalScalar, DecimalError>, Result<DecimalScalar, DecimalError>) {
+        let got = match self.op {
+            AggregateOp::Sum => sum(&self.values, &self.options),
+            _ => avg(&self.values, &self.options),
+        };
+        let zeros = vec![0; self.values.len()];
+        let expected = reference_aggregate(self.op, &self.values, &zeros, 1, &self.options)
+            .map(|a| a.scalar(0).unwrap_or_else(|| DecimalScalar::null(a.dtype())));
+        (expected, got)
+    }
+
+    /// Runs the aggregate by group, whole and partitioned, and compares each
+    /// with the reference: the same error, or the same type, length, and
+    /// value and validity of every group (and the storage width of the one
+    /// call by group).
+    ///
+    /// # Errors
+    /// An [`AggregateMismatch`] naming the first path and group that differ.
+    pub fn check(&self) -> Result<(), AggregateMismatch> {
+        let expected = self.expected();
+        let mismatch =
+            |path: &'static str, group: usize, expected: String, got: String| AggregateMismatch {
+                op: self.op,
+                options: self.options,
+                input: format!(
+                    "{} column of {} rows ({} null) at {} in {} groups",
+                    self.values.dtype(),
+                    self.values.len(),
+                    self.values.null_count(),
+                    self.values.width(),
+                    self.total_groups
+                ),
+                path,
+                group,
+                expected,
+                got,
+            };
+        let show = |outcome: &Result<DecimalArray, DecimalError>, group: usize| match outcome {
+            Ok(array) => array.scalar(group).map_or_else(
+                || format!("{} rows of {}", array.len(), array.dtype()),
+                |s| s.to_string(),
+            ),
+            Err(e) => e.to_string(),
+        };
+        for (path, got) in [("grouped", self.grouped()), ("partitioned", self.partitioned())] {
+            let group = match (&expected, &got) {
+                (Err(e), Err(g)) if e == g => continue,
+                (Ok(e), Ok(g)) if e.dtype() == g.dtype() && e.len() == g.len() => {
+                    match (0..e.len()).find(|&i| e.scalar(i) != g.scalar(i)) {
+                        None if path == "partitioned" || e.width() == g.width() => continue,
+                        None => {
+                            return Err(mismatch(
+                                path,
+                                0,
+                                format!("results at {}", e.width()),
+                                format!("results at {}", g.width()),
+                            ));
+                        }
+                        Some(group) => group,
+                    }
+                }
+                _ => 0,
+            };
+            return Err(mismatch(path, group, show(&expected, group), show(&got, group)));
+        }
+        let (expected, got) = self.whole();
+        if expected != got {
+            let show = |outcome: &Result<DecimalScalar, DecimalError>| match outcome {
+                Ok(s) => format!("{s} of {}", s.dtype()),
+                Err(e) => e.to_string(),
+            };
+            return Err(mismatch("whole", 0, show(&expected), show(&got)));
+        }
+        Ok(())
+    }
+}
+
+/// An aggregate whose result differs from the reference: the path (one call
+/// by group, the partitioned accumulators, or the whole column) and the
+/// first group that differs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AggregateMismatch {
+    /// The aggregate.
+    pub op: AggregateOp,
+    /// The options of the call.
+    pub options: ArithmeticOptions,
+    /// The column and groups, described.
+    pub input: String,
+    /// `grouped`, `partitioned` or `whole`.
+    pub path: &'static str,
+    /// The first group that differs (0 when the whole call differs).
+    pub group: usize,
+    /// What the reference gives (text, `NULL`, or the error).
+    pub expected: String,
+    /// What the aggregate gives.
+    pub got: String,
+}
+
+impl core::fmt::Display for AggregateMismatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "`{}` of a {} under {:?}, {}: group {}: expected {}, got {}",
+            self.op, self.input, self.options, self.path, self.group, self.expected, self.got
+        )
+    }
+}
+
+impl std::error::Error for AggregateMismatch {}
+
+/// Decodes `bytes` into an aggregate call, runs `sum`/`avg` by group, over
+/// the whole column and through partitioned accumulators, and compares each
+/// with the reference (bytes whose column a constructor rejects pass).
+///
+/// # Errors
+/// An [`AggregateMismatch`] when a path and the reference differ.
+pub fn check_aggregate_bytes(bytes: &[u8]) -> Result<(), AggregateMismatch> {
+    let Ok(case) = AggregateCase::decode(bytes) else {
+        return Ok(());
+    };
+    case.check()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -967,6 +1288,89 @@ mod tests {
                 check_unary_bytes(&bytes[..end])
                     .unwrap_or_else(|report| panic!("{end} bytes: {report}"));
             }
+        }
+    }
+
+    /// An aggregate of a `decimal(9,2)` column of `rows` rows in 16 groups
+    /// (row `i` in group `i % 16`) under Arrow at i32 (whose sums stay at 9
+    /// digits), `knobs` as in the format, with `stray` and its row, the
+    /// column, then the partitions and emission.
+    fn aggregate_call(
+        op: u8,
+        knobs: u8,
+        rows: u16,
+        stray: (u8, u16),
+        column: &[u8],
+        tail: [u8; 4],
+    ) -> Vec<u8> {
+        let [lo, hi] = rows.to_le_bytes();
+        let [stray_lo, stray_hi] = stray.1.to_le_bytes();
+        let mut bytes = vec![1, knobs, op, 9, 80, 0, 0x04, lo, hi, 15, 0, 0, 0];
+        bytes.extend([stray.0, stray_lo, stray_hi]);
+        bytes.extend(column);
+        bytes.extend(tail);
+        bytes
+    }
+
+    /// A column of zeros with the largest value placed at `rows`.
+    fn largest_at(rows: &[u16]) -> Vec<u8> {
+        let mut column = vec![0, 0, u8::try_from(rows.len()).unwrap()];
+        for row in rows {
+            column.extend(row.to_le_bytes());
+            column.push(0x01);
+        }
+        column
+    }
+
+    #[track_caller]
+    fn decode_aggregate(bytes: &[u8]) -> AggregateCase {
+        let case = AggregateCase::decode(bytes).expect("the bytes describe a valid call");
+        case.check().unwrap_or_else(|report| panic!("{report}"));
+        case
+    }
+
+    #[rstest]
+    #[case::first_group(0, [0, 0, 0, 0])]
+    #[case::late_group_in_four_partitions(13, [3, 7, 1, 0])]
+    #[case::emitted_three_at_a_time(11, [1, 9, 9, 6])]
+    #[case::merged_in_reverse(5, [2, 1, 0, 7])]
+    fn an_aggregate_overflow_lands_on_the_group_placed(#[case] group: u16, #[case] tail: [u8; 4]) {
+        // Two largest values in one group of 256 rows: their sum and mean
+        // (four more digits) overflow decimal(9,2).
+        let column = largest_at(&[group + 16, group + 160]);
+        for op in 0..2 {
+            let case = decode_aggregate(&aggregate_call(op, ERROR, 256, (0, 0), &column, tail));
+            assert!(matches!(
+                case.expected(),
+                Err(DecimalError::AggregateOverflow { group: g, .. }) if g == group.into()
+            ));
+            let case = decode_aggregate(&aggregate_call(op, NULL, 256, (0, 0), &column, tail));
+            let nulled = case.expected().expect("overflow nulls the group");
+            assert_eq!(null_rows(&nulled), [usize::from(group)]);
+        }
+    }
+
+    #[rstest]
+    #[case::beyond_the_groups(0x80 | 3, 100, 19)]
+    #[case::usize_max(0xc0, 4095, usize::MAX)]
+    fn a_stray_group_is_out_of_range_at_its_row(
+        #[case] stray: u8,
+        #[case] row: u16,
+        #[case] group: usize,
+    ) {
+        let case =
+            decode_aggregate(&aggregate_call(1, ERROR, 4096, (stray, row), &[], [3, 1, 2, 4]));
+        let want = DecimalError::GroupOutOfRange { row: row.into(), group, total_groups: 16 };
+        assert_eq!(case.expected(), Err(want));
+    }
+
+    #[test]
+    fn every_aggregate_prefix_decodes_without_panic() {
+        let column = largest_at(&[3, 4095]);
+        let bytes = aggregate_call(1, NULL, 4096, (0x81, 7), &column, [3, 0x55, 0x55, 5]);
+        for end in 0..=bytes.len() {
+            check_aggregate_bytes(&bytes[..end])
+                .unwrap_or_else(|report| panic!("{end} bytes: {report}"));
         }
     }
 }
