@@ -159,8 +159,8 @@ fn lineitem(sf: f64) -> Result<(MemTable, usize), Error> {
     Ok((MemTable::try_new(projected, parts)?, rows))
 }
 
-/// A session with every UDF of the example and `lineitem`.
-fn session(table: &Arc<MemTable>, partitions: usize) -> Result<SessionContext, Error> {
+/// A DataFusion context with every UDF of the example and `lineitem`.
+fn context(table: &Arc<MemTable>, partitions: usize) -> Result<SessionContext, Error> {
     let ctx =
         SessionContext::new_with_config(SessionConfig::new().with_target_partitions(partitions));
     for udf in scalar::udfs() {
@@ -312,7 +312,7 @@ pub async fn run_all(sf: f64, partitions: &[usize], reps: usize) -> Result<Vec<T
     let mut timings = Vec::new();
     let mut shown = false;
     for &n in partitions {
-        let ctx = session(&table, n)?;
+        let ctx = context(&table, n)?;
         let (mut own_ms, mut kernels_ms) = (Vec::new(), Vec::new());
         let merges = GROUPED_MERGES.load(Ordering::Relaxed);
         for _ in 0..reps.max(1) {
