@@ -1,146 +1,50 @@
-//! `decimal_add`, `decimal_sub`, `decimal_mul` and `decimal_div` as DataFusion
-//! scalar UDFs, computed by decimal-kernels (FixedPoint profile, any decimal
-//! argument types), over a generated million-row Parquet file.
+//! decimal-kernels in DataFusion, as user-defined functions:
 //!
-//! The arguments keep their own decimal types (no implicit casts): the kernels
-//! align scales exactly, so nothing goes through a float. Arrow arrays become
-//! `DecimalArray`s and back without copying. Every result row is checked
-//! against the crate's exact reference.
+//! - scalar UDFs (`scalar.rs`): `decimal_add`, `decimal_sub`, `decimal_mul`
+//!   and `decimal_div` under the FixedPoint profile (any decimal argument
+//!   types, results at the larger scale), and `arrow_add`, `arrow_sub` and
+//!   `arrow_mul` under the Arrow profile (DataFusion's own result types and
+//!   values);
+//! - aggregate UDFs (`aggregates.rs`): `decimal_sum` and `decimal_avg`, with
+//!   a `GroupsAccumulator` and partial states that merge across partitions,
+//!   with DataFusion's own result types and values.
+//!
+//! It runs two things, and fails on any difference:
+//!
+//! 1. SQL over a generated million-row Parquet file: every FixedPoint result
+//!    row against the crate's exact reference, every Arrow-profile result
+//!    against DataFusion's own operator.
+//! 2. TPC-H Q1 over a generated SF 1 `lineitem` (`q1.rs`), with DataFusion's
+//!    operators and aggregates and then with this crate's, at 1, 2 and 4
+//!    target partitions: both answers identical, and equal to the published
+//!    SF 1 answer; then a table of their timings.
+//!
+//! `Q1_SF` sets another scale factor (the published answer is checked at 1
+//! only), `Q1_REPS` the runs per query (the median is shown; default 5 in a
+//! release build, 1 in a debug build).
 
 use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use arrow::array::{ArrayRef, Decimal128Array, RecordBatch};
+use arrow::array::{Array, ArrayRef, Decimal128Array, RecordBatch};
 use arrow::datatypes::{DataType, Field, Schema};
-use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility,
-};
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
-use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, DecimalArray, DecimalScalar, Operand, binary, conformance,
-    result_type,
-};
+use decimal_kernels::{ArithmeticOptions, BinaryOp, DecimalArray, DecimalScalar, conformance};
 use parquet::arrow::ArrowWriter;
+
+mod aggregates;
+mod q1;
+mod scalar;
+
+/// A boxed error, for the example's own failures.
+type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// Rows in the generated file.
 const ROWS: usize = 1_000_000;
 /// Rows per written record batch.
 const BATCH: usize = 65_536;
-
-/// The operators registered, each as the scalar UDF of its name.
-const UDFS: [(BinaryOp, &str); 4] = [
-    (BinaryOp::Add, "decimal_add"),
-    (BinaryOp::Sub, "decimal_sub"),
-    (BinaryOp::Mul, "decimal_mul"),
-    (BinaryOp::Div, "decimal_div"),
-];
-
-/// One of the four operators as a scalar UDF `decimal_<op>(a, b)`.
-#[derive(Debug, PartialEq, Eq, Hash)]
-struct DecimalUdf {
-    name: &'static str,
-    op: BinaryOp,
-    signature: Signature,
-}
-
-impl DecimalUdf {
-    fn new(op: BinaryOp, name: &'static str) -> Self {
-        Self { name, op, signature: Signature::user_defined(Volatility::Immutable) }
-    }
-
-    fn options() -> ArithmeticOptions {
-        ArithmeticOptions::fixed_point()
-    }
-}
-
-/// The decimal type of an argument type, as a DataFusion planning error.
-fn decimal_type(data_type: &DataType) -> Result<decimal_kernels::DecimalType> {
-    match decimal_kernels::arrow::decimal_type(data_type) {
-        Ok((t, _)) => Ok(t),
-        Err(e) => plan_err!("decimal arguments expected: {e}"),
-    }
-}
-
-/// One evaluated argument, converted without copying.
-enum Arg {
-    Array(DecimalArray),
-    Scalar(DecimalScalar),
-}
-
-impl Arg {
-    fn new(value: &ColumnarValue) -> Result<Self> {
-        let converted = match value {
-            ColumnarValue::Array(a) => DecimalArray::from_arrow(a.as_ref()).map(Self::Array),
-            ColumnarValue::Scalar(s) => {
-                let one = s.to_array_of_size(1)?;
-                DecimalArray::from_arrow(one.as_ref()).and_then(|a| {
-                    let t = a.dtype();
-                    Ok(Self::Scalar(a.scalar(0).unwrap_or_else(|| DecimalScalar::null(t))))
-                })
-            }
-        };
-        converted.or_else(|e| exec_err!("{e}"))
-    }
-
-    fn operand(&self) -> Operand<'_> {
-        match self {
-            Self::Array(a) => Operand::Array(a),
-            Self::Scalar(s) => Operand::Scalar(s),
-        }
-    }
-}
-
-impl ScalarUDFImpl for DecimalUdf {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    /// Any two decimals, as they are: no implicit cast.
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        match arg_types {
-            [a, b] => {
-                decimal_type(a)?;
-                decimal_type(b)?;
-                Ok(arg_types.to_vec())
-            }
-            _ => plan_err!("{} takes two decimal arguments", self.name),
-        }
-    }
-
-    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
-        let [a, b] = arg_types else {
-            return plan_err!("{} takes two decimal arguments", self.name);
-        };
-        match result_type(self.op, decimal_type(a)?, decimal_type(b)?, &Self::options()) {
-            Ok(t) => Ok(decimal_kernels::arrow::data_type(t, t.storage_width())),
-            Err(e) => plan_err!("{e}"),
-        }
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let [a, b] = args.args.as_slice() else {
-            return exec_err!("{} takes two decimal arguments", self.name);
-        };
-        let (a, b) = (Arg::new(a)?, Arg::new(b)?);
-        let result = match binary(self.op, a.operand(), b.operand(), &Self::options()) {
-            Ok(result) => result.to_arrow(),
-            Err(e) => return exec_err!("{}: {e}", self.name),
-        };
-        match (&a, &b) {
-            (Arg::Scalar(_), Arg::Scalar(_)) => {
-                Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&result, 0)?))
-            }
-            _ => Ok(ColumnarValue::Array(result)),
-        }
-    }
-}
 
 /// SplitMix64, for reproducible data.
 struct Rng(u64);
@@ -179,7 +83,7 @@ fn column(
 /// Writes the Parquet file: `price decimal(12,2)` up to ±10,000.00,
 /// `qty decimal(10,3)` up to ±1,000.000, `rate decimal(5,4)` in 0.0001..=9.9999
 /// (never zero), 2% nulls in each.
-fn write_parquet(path: &Path) -> std::result::Result<(), Box<dyn std::error::Error>> {
+fn write_parquet(path: &Path) -> Result<(), Error> {
     let schema = Arc::new(Schema::new(vec![
         Field::new("price", DataType::Decimal128(12, 2), true),
         Field::new("qty", DataType::Decimal128(10, 3), true),
@@ -202,7 +106,7 @@ fn write_parquet(path: &Path) -> std::result::Result<(), Box<dyn std::error::Err
     Ok(())
 }
 
-/// The query's result columns: each operator's operands and result.
+/// The first query's FixedPoint results: each operator's operands and result.
 const CHECKS: [(BinaryOp, usize, usize, usize); 4] = [
     (BinaryOp::Add, 0, 1, 3),
     (BinaryOp::Sub, 0, 2, 4),
@@ -210,8 +114,10 @@ const CHECKS: [(BinaryOp, usize, usize, usize); 4] = [
     (BinaryOp::Div, 0, 2, 6),
 ];
 
-#[tokio::main]
-async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+/// The scalar UDFs over the Parquet file: every FixedPoint result against
+/// the exact reference, every Arrow-profile result against DataFusion's own
+/// operator.
+async fn scalar_udfs() -> Result<(), Error> {
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("orders.parquet");
     let started = Instant::now();
@@ -219,8 +125,8 @@ async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
     println!("wrote {ROWS} rows to {} in {:.1?}", path.display(), started.elapsed());
 
     let ctx = SessionContext::new();
-    for (op, name) in UDFS {
-        ctx.register_udf(ScalarUDF::from(DecimalUdf::new(op, name)));
+    for udf in scalar::udfs() {
+        ctx.register_udf(udf);
     }
     let file = path.to_str().ok_or("temporary path is not UTF-8")?;
     ctx.register_parquet("orders", file, ParquetReadOptions::default()).await?;
@@ -230,7 +136,11 @@ async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
                decimal_sub(price, rate) AS net, \
                decimal_mul(price, qty) AS amount, \
                decimal_div(price, rate) AS per_rate, \
-               decimal_mul(price, CAST(1.08 AS DECIMAL(3, 2))) AS taxed \
+               decimal_mul(price, CAST(1.08 AS DECIMAL(3, 2))) AS taxed, \
+               arrow_add(price, qty), price + qty, \
+               arrow_sub(1, rate), 1 - rate, \
+               arrow_mul(price, qty), price * qty, \
+               arrow_mul(price, CAST(1.08 AS DECIMAL(3, 2))), price * CAST(1.08 AS DECIMAL(3, 2)) \
                FROM orders";
     let started = Instant::now();
     let batches = ctx.sql(sql).await?.collect().await?;
@@ -239,7 +149,7 @@ async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
     let first = batches.first().ok_or("no result batches")?;
     let schema = first.schema();
     let names: Vec<String> =
-        schema.fields().iter().map(|f| format!("{} {}", f.name(), f.data_type())).collect();
+        schema.fields().iter().take(8).map(|f| format!("{} {}", f.name(), f.data_type())).collect();
     println!("{}", names.join(" | "));
     let decimals = |batch: &RecordBatch| -> std::result::Result<Vec<DecimalArray>, _> {
         batch.columns().iter().map(|c| DecimalArray::from_arrow(c.as_ref())).collect()
@@ -247,11 +157,11 @@ async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
     let shown = decimals(first)?;
     for row in 0..first.num_rows().min(5) {
         let cells: Vec<String> =
-            shown.iter().filter_map(|c| c.scalar(row)).map(|v| v.to_string()).collect();
+            shown.iter().take(8).filter_map(|c| c.scalar(row)).map(|v| v.to_string()).collect();
         println!("{}", cells.join(" | "));
     }
 
-    // Every row of every result against the exact reference.
+    // Every row of every result against the exact reference, or DataFusion's.
     let started = Instant::now();
     let mut rows = 0;
     let options = ArithmeticOptions::fixed_point();
@@ -264,15 +174,57 @@ async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
         }
         // A literal argument reaches the UDF as a scalar.
         conformance::compare(BinaryOp::Mul, &columns[0], &tax, &options, &Ok(columns[7].clone()))?;
+        for pair in (8..batch.num_columns()).step_by(2) {
+            let (ours, theirs) = (batch.column(pair), batch.column(pair + 1));
+            if ours.data_type() != theirs.data_type() || ours.to_data() != theirs.to_data() {
+                let name = schema.field(pair).name();
+                return Err(format!("{name} differs from DataFusion's own operator").into());
+            }
+        }
         rows += batch.num_rows();
     }
     if rows != ROWS {
         return Err(format!("{rows} rows returned, {ROWS} expected").into());
     }
     println!(
-        "checked {rows} rows x {} results against the reference in {:.1?}: all equal",
+        "checked {rows} rows x {} FixedPoint results against the reference and {} Arrow-profile \
+         results against DataFusion's operators in {:.1?}: all equal",
         CHECKS.len() + 1,
+        (first.num_columns() - 8) / 2,
         started.elapsed()
     );
+    Ok(())
+}
+
+/// A number from the environment variable `name`, or `default`.
+fn setting<T: std::str::FromStr>(name: &str, default: T) -> Result<T, Error> {
+    match std::env::var(name) {
+        Ok(text) => text.parse().map_err(|_| format!("{name}={text} is not a number").into()),
+        Err(_) => Ok(default),
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Error> {
+    scalar_udfs().await?;
+
+    // TPC-H Q1 both ways: SF 1 unless `Q1_SF` says otherwise; the median of
+    // `Q1_REPS` runs (5 in a release build, 1 in a debug build).
+    let sf = setting("Q1_SF", 1.0)?;
+    let reps = setting("Q1_REPS", if cfg!(debug_assertions) { 1 } else { 5 })?;
+    let partitions = [1, 2, 4];
+    let timings = q1::run_all(sf, &partitions, reps).await?;
+    println!("Q1 at SF {sf}, median of {reps} runs each (ms):");
+    println!("| query | target partitions | DataFusion's own | decimal-kernels | ratio |");
+    println!("|---|---:|---:|---:|---:|");
+    for t in timings {
+        println!(
+            "| Q1 | {} | {:.1} | {:.1} | {:.2}x |",
+            t.partitions,
+            t.datafusion_ms,
+            t.kernels_ms,
+            t.datafusion_ms / t.kernels_ms
+        );
+    }
     Ok(())
 }
