@@ -14,7 +14,7 @@
 
 use std::error::Error;
 
-use arrow::array::{Array, ArrayRef, AsArray, Decimal128Array, UInt32Array};
+use arrow::array::{Array, AsArray, Decimal128Array, UInt32Array};
 use arrow::compute::kernels::aggregate::sum_checked;
 use arrow::compute::kernels::cmp::eq;
 use arrow::compute::kernels::numeric::{add, div, mul, sub};
@@ -22,37 +22,16 @@ use arrow::compute::{FilterBuilder, cast};
 use arrow::datatypes::{DataType, Decimal128Type};
 
 use crate::answer::Answer;
-use crate::lineitem::{Groups, Lineitem, Q1Input, filter, one};
-use crate::timing::{Step, Steps};
+use crate::evaluation::{self, Arithmetic, GroupedAggregates, Products};
+use crate::lineitem::{Groups, Lineitem, Q1Input};
+use crate::timing::Steps;
+
+/// The products' kernels: arrow-arith's kernels.
+const ARROW_RS: Arithmetic = Arithmetic { sub, add, mul };
 
 /// Q1 over every batch of `lineitem`, with the time of each step.
 pub fn run(lineitem: &Lineitem) -> Result<(Answer, Steps), Box<dyn Error>> {
-    let mut steps = Steps::default();
-    let mut groups = Groups::new();
-    let mut sums = GroupedSums::default();
-    for batch in &lineitem.batches {
-        let input = steps.time(Step::Filter, || filter(batch))?;
-        let products = steps.time(Step::Products, || products(&input))?;
-        steps.time(Step::Aggregate, || sums.update(&mut groups, &input, &products))?;
-    }
-    let answer = steps.time(Step::Aggregate, || sums.finish(&groups))?;
-    Ok((answer, steps))
-}
-
-/// The two products of one batch.
-struct Products {
-    /// `l_extendedprice * (1 - l_discount)`, `Decimal128(38, 4)`.
-    disc_price: ArrayRef,
-    /// `l_extendedprice * (1 - l_discount) * (1 + l_tax)`, `Decimal128(38, 6)`.
-    charge: ArrayRef,
-}
-
-/// Both products with arrow-arith's kernels.
-fn products(input: &Q1Input) -> Result<Products, Box<dyn Error>> {
-    let one = one()?;
-    let disc_price = mul(&input.extendedprice, &sub(&one, &input.discount)?)?;
-    let charge = mul(&disc_price, &add(&one, &input.tax)?)?;
-    Ok(Products { disc_price, charge })
+    evaluation::run(lineitem, &ARROW_RS, &mut GroupedSums::default())
 }
 
 /// The columns summed per group, in this order: `l_quantity`,
@@ -71,7 +50,7 @@ struct GroupedSums {
     types: Option<[DataType; SUMMED]>,
 }
 
-impl GroupedSums {
+impl GroupedAggregates for GroupedSums {
     /// Adds one batch: its rows' group numbers, then for each group a filter
     /// of the summed columns and their checked sums.
     fn update(
@@ -112,7 +91,7 @@ impl GroupedSums {
     }
 
     /// The sums in their result types, and the averages as sum ÷ count.
-    fn finish(&self, groups: &Groups) -> Result<Answer, Box<dyn Error>> {
+    fn finish(&mut self, groups: &Groups) -> Result<Answer, Box<dyn Error>> {
         let types = self.types.as_ref().ok_or("no row passed the filter")?;
         let sums: Vec<Decimal128Array> = (0..SUMMED)
             .map(|i| sum_column(self.sums.iter().map(|s| s[i]), &types[i]))

@@ -43,6 +43,7 @@
 
 mod answer;
 mod arrow_rs;
+mod evaluation;
 mod lineitem;
 mod timing;
 mod with_kernels;

@@ -13,7 +13,7 @@
 
 use std::error::Error;
 
-use arrow::array::{Array, ArrayRef, AsArray, Decimal128Array};
+use arrow::array::{Array, AsArray, Decimal128Array};
 use arrow::datatypes::Decimal128Type;
 use decimal_kernels::aggregate::{Accumulator, AggregateOp};
 use decimal_kernels::arrow::{add, decimal_type, mul, sub};
@@ -22,37 +22,16 @@ use decimal_kernels::{
 };
 
 use crate::answer::{AGGREGATES, Answer};
-use crate::lineitem::{Groups, Lineitem, MONEY, Q1Input, filter, one};
-use crate::timing::{Step, Steps};
+use crate::evaluation::{self, Arithmetic, GroupedAggregates, Products};
+use crate::lineitem::{Groups, Lineitem, MONEY, Q1Input, one};
+use crate::timing::Steps;
+
+/// The products' kernels: decimal-kernels' Arrow drop-ins.
+const DECIMAL_KERNELS: Arithmetic = Arithmetic { sub, add, mul };
 
 /// Q1 over every batch of `lineitem`, with the time of each step.
 pub fn run(lineitem: &Lineitem) -> Result<(Answer, Steps), Box<dyn Error>> {
-    let mut steps = Steps::default();
-    let mut groups = Groups::new();
-    let mut aggregates = Aggregates::new()?;
-    for batch in &lineitem.batches {
-        let input = steps.time(Step::Filter, || filter(batch))?;
-        let products = steps.time(Step::Products, || products(&input))?;
-        steps.time(Step::Aggregate, || aggregates.update(&mut groups, &input, &products))?;
-    }
-    let answer = steps.time(Step::Aggregate, || aggregates.finish(&groups))?;
-    Ok((answer, steps))
-}
-
-/// The two products of one batch.
-struct Products {
-    /// `l_extendedprice * (1 - l_discount)`, `Decimal128(38, 4)`.
-    disc_price: ArrayRef,
-    /// `l_extendedprice * (1 - l_discount) * (1 + l_tax)`, `Decimal128(38, 6)`.
-    charge: ArrayRef,
-}
-
-/// Both products with decimal-kernels' Arrow drop-ins.
-fn products(input: &Q1Input) -> Result<Products, Box<dyn Error>> {
-    let one = one()?;
-    let disc_price = mul(&input.extendedprice, &sub(&one, &input.discount)?)?;
-    let charge = mul(&disc_price, &add(&one, &input.tax)?)?;
-    Ok(Products { disc_price, charge })
+    evaluation::run(lineitem, &DECIMAL_KERNELS, &mut Aggregates::new()?)
 }
 
 /// Each of [`AGGREGATES`] as an aggregate of an input column: `l_quantity`,
@@ -88,7 +67,9 @@ impl Aggregates {
         let accumulators = accumulators.try_into().map_err(|_| "seven accumulators")?;
         Ok(Self { accumulators, counts: Vec::new() })
     }
+}
 
+impl GroupedAggregates for Aggregates {
     /// Adds one batch: its rows' group numbers, computed once and shared by
     /// the seven accumulators, then each accumulator's update.
     fn update(
