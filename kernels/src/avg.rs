@@ -68,7 +68,7 @@ impl GroupSums {
         let counts = Input::array(&self.counts[..]);
         match &self.sums {
             Sums::Narrow(sums) => {
-                // SAFETY: |S| <= n * 2^63 < 10^38 for any count below 2^62.
+                // SAFETY: as in `finish_sum`: |S| <= n * 2^63 < 10^38.
                 let input = unsafe { Input::array(&sums[..]).assume_precision(38) };
                 div(input, counts, &spec, &frame)
             }

@@ -11,11 +11,12 @@
 //! with a signed count of carries out of it (`S = low + carry * 2^256`),
 //! which holds any sum of fewer than `2^63` values. A group's state is
 //! exported and merged as those parts, so partial sums of any split of the
-//! rows combine to the same `S_g`.
+//! rows combine to the same `S_g`; a merged state counts at most `2^60` rows.
 //!
 //! The whole-column sum adds 64-bit values as two 32-bit halves in 64-bit
-//! lanes, which vectorizes, and widens once per block; the grouped sum is
-//! one scatter-add per row.
+//! lanes, with no carry between rows, and widens once per block. The grouped
+//! sum is one scatter per row; when a call's sums cannot pass 64 bits, the
+//! sum and the count of a row are packed into one `i128` add.
 
 use core::mem::MaybeUninit;
 
@@ -302,7 +303,8 @@ impl GroupSums {
         let check = RescaleSpec::new(0, RoundingMode::TowardZero, precision);
         match &self.sums {
             Sums::Narrow(sums) => {
-                // SAFETY: |S| <= n * 2^63 < 10^38 for any count below 2^62.
+                // SAFETY: narrow sums are of 64-bit values, |S| <= n * 2^63,
+                // below 10^38 while n < 2^62 (merges stop at 2^60 rows).
                 let input = unsafe { Input::array(&sums[..]).assume_precision(38) };
                 rescale(input, &check, &frame)
             }
@@ -368,11 +370,10 @@ fn narrow_bound(values: &Input<'_>, column: &Column<'_>) -> Option<u128> {
         Column::I128(_) | Column::I256(_) => None,
     };
     let declared = values.precision.filter(|&p| p <= 18).map(|p| 10u128.pow(p.into()) - 1);
-    match (storage, declared) {
-        (Some(s), Some(d)) => Some(s.min(d)),
-        (s, d) if s.is_some() || d.is_some() => s.or(d),
-        _ => Some(column.magnitude_bits()).filter(|&bits| bits <= 63).map(|bits| 1 << bits),
-    }
+    storage.into_iter().chain(declared).min().or_else(|| {
+        let bits = column.magnitude_bits();
+        (bits <= 63).then(|| 1 << bits)
+    })
 }
 
 /// Whether `part.count` values of `i256` can add up to the part's sum:
@@ -588,8 +589,8 @@ fn sum_blocks<S: Copy>(
 }
 
 /// The exact sum of at most [`BLOCK`] 64-bit values: their high and low 32-bit
-/// halves are summed apart in 64-bit lanes (no carry chain, so the loop
-/// vectorizes), and joined once.
+/// halves are summed apart in 64-bit lanes (no carry from row to row, where
+/// an `i128` sum would carry on every row), and joined once.
 #[inline(always)]
 fn block_sum(values: impl Iterator<Item = i64>) -> i128 {
     let (mut high, mut low) = (0i64, 0u64);
