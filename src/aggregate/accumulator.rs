@@ -212,12 +212,11 @@ impl Accumulator {
         let taken = self.take(first);
         let precision = self.result.precision();
         let policies = policies(&self.options);
-        let shift = i32::from(self.result.scale()) - i32::from(self.input.scale());
         let (values, nulls) = with_native!(self.width, T => {
             let output = match self.op {
                 AggregateOp::Sum => taken.finish_sum::<T>(precision, policies),
                 AggregateOp::Avg => taken.finish_mean::<T>(
-                    shift.unsigned_abs(),
+                    self.mean_shift(),
                     self.options.rounding(),
                     precision,
                     policies,
@@ -227,6 +226,12 @@ impl Accumulator {
             (T::into_values(output.values), output.nulls)
         });
         Ok(DecimalArray::from_parts(self.result, values, nulls))
+    }
+
+    /// The digits a mean appends to the input's scale: the result scale is
+    /// never below it (`result_type`).
+    fn mean_shift(&self) -> u32 {
+        (i32::from(self.result.scale()) - i32::from(self.input.scale())).unsigned_abs()
     }
 
     /// The first `first` groups, taken out.
@@ -268,8 +273,7 @@ impl Accumulator {
         let value = match self.op {
             AggregateOp::Sum => text::format(&sum, self.input.scale()),
             AggregateOp::Avg => {
-                let shift = i32::from(self.result.scale()) - i32::from(self.input.scale());
-                let scaled = sum * text::pow10(shift.unsigned_abs());
+                let scaled = sum * text::pow10(self.mean_shift());
                 let mean = round(&scaled, &BigInt::from(part.count), self.options.rounding());
                 text::format(&mean, self.result.scale())
             }

@@ -68,15 +68,16 @@ impl AggregateState {
         let len = sums.len();
         let (mut sum, mut sum_high, mut count) =
             (Vec::with_capacity(len), Vec::with_capacity(len), Vec::with_capacity(len));
+        let limit = i256::from_i128(10i128.pow(38)).wrapping_mul(i256::from_i128(10i128.pow(38)));
         for part in (0..len).filter_map(|g| sums.group(g)) {
-            let (high, low) = split(part);
+            let (high, low) = split(part, limit);
             sum.push(low);
             sum_high.push(high);
             count.push(part.count);
         }
+        // Every `low` is below 10^76: the values are of this type.
         let sum = Decimal256Array::from(sum)
-            .with_precision_and_scale(MAX_PRECISION, input.scale())
-            .unwrap_or_else(|_| Decimal256Array::from(Vec::<i256>::new()));
+            .with_data_type(DataType::Decimal256(MAX_PRECISION, input.scale()));
         Self { input, sum, sum_high: Int64Array::from(sum_high), count: UInt64Array::from(count) }
     }
 
@@ -170,9 +171,8 @@ impl AggregateState {
 }
 
 /// A group's sum as `(high, low)`: `sum = high * 10^76 + low`, `|low| < 10^76`,
-/// both with the sign of the sum.
-fn split(part: GroupSum) -> (i64, i256) {
-    let limit = i256::from_i128(10i128.pow(38)).wrapping_mul(i256::from_i128(10i128.pow(38)));
+/// both with the sign of the sum; `limit` is `10^76`.
+fn split(part: GroupSum, limit: i256) -> (i64, i256) {
     if part.sum_carry == 0 && part.sum_low.checked_abs().is_some_and(|m| m < limit) {
         return (0, part.sum_low);
     }
