@@ -436,7 +436,8 @@ fn add_grouped_narrow(
     };
     scatter_column(column, groups, nulls, &mut add).inspect_err(|&row| {
         // Every row before `row` has its group: taking them out cannot fail.
-        let _ = scatter_column(column, &groups[..row], nulls, |g, v, n| add(g, -v, -n));
+        // A failure's path, compiled once through the converting loop.
+        let _ = scatter_converted(column, &groups[..row], nulls, |g, v, n| add(g, -v, -n));
     })
 }
 
@@ -489,21 +490,30 @@ fn scatter_column(
             let values = values.iter().map(|&v| v as i64);
             scatter_rows(values, groups, nulls, add)
         }
-        _ => {
-            let mut result = Ok(());
-            for_each_block::<i64>(column, |start, values| {
-                let rows = values.len().min(groups.len().saturating_sub(start));
-                if result.is_err() || rows == 0 {
-                    return;
-                }
-                let nulls = nulls.map(|n| n.slice(start, rows));
-                let (values, groups) = (&values[..rows], &groups[start..start + rows]);
-                result = scatter_rows(values.iter().copied(), groups, nulls.as_ref(), &mut add)
-                    .map_err(|row| start + row);
-            });
-            result
-        }
+        _ => scatter_converted(column, groups, nulls, add),
     }
+}
+
+/// [`scatter_column`] for a column of any width, converted to `i64` a block
+/// at a time.
+fn scatter_converted(
+    column: &Column<'_>,
+    groups: &[usize],
+    nulls: Option<&NullBuffer>,
+    mut add: impl FnMut(usize, i64, i64) -> bool,
+) -> Result<(), usize> {
+    let mut result = Ok(());
+    for_each_block::<i64>(column, |start, values| {
+        let rows = values.len().min(groups.len().saturating_sub(start));
+        if result.is_err() || rows == 0 {
+            return;
+        }
+        let nulls = nulls.map(|n| n.slice(start, rows));
+        let (values, groups) = (&values[..rows], &groups[start..start + rows]);
+        result = scatter_rows(values.iter().copied(), groups, nulls.as_ref(), &mut add)
+            .map_err(|row| start + row);
+    });
+    result
 }
 
 /// [`scatter_column`] over one run of rows (as many as `groups` has).
@@ -1022,6 +1032,36 @@ mod tests {
             let valid = out.nulls.as_ref().is_none_or(|n| n.is_valid(g));
             assert_eq!(valid, g < 5, "group {g}: new groups are empty, so null");
         }
+    }
+
+    /// A narrow batch that scatters directly (no packing: an `i64` column
+    /// without a declared precision, or more groups than rows) and meets a
+    /// group out of range after some rows takes those rows out again.
+    #[rstest]
+    #[case::i64_unbounded(0, false)]
+    #[case::i128_more_groups_than_rows(1, false)]
+    #[case::i16_converted_more_groups_than_rows(2, false)]
+    #[case::i64_with_nulls(0, true)]
+    fn a_refused_narrow_batch_takes_its_rows_out_again(
+        #[case] width: usize,
+        #[case] with_nulls: bool,
+    ) {
+        let (mut sums, _) = five_groups(false);
+        let before = sums.clone();
+        // Four rows for five groups; the last row's group is out of range.
+        let values = [7i16, -300, 9, 12];
+        let groups = [4, 0, 4, 5];
+        let (i64s, i128s) = (values.map(i64::from), values.map(i128::from));
+        let input = match width {
+            0 => Input::array(&i64s[..]),
+            1 => Input::array(&i128s[..]),
+            _ => Input::array(&values[..]),
+        };
+        let nulls = NullBuffer::from(vec![true, false, true, true]);
+        let frame = Frame::new(values.len()).with_nulls(with_nulls.then_some(&nulls));
+        let got = sums.update(input, Some(&groups), &frame);
+        assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 3, group: 5, groups: 5 }));
+        assert_eq!(sums, before, "the rows before the failing one are taken out again");
     }
 
     #[rstest]
