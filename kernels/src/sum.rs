@@ -480,7 +480,7 @@ fn scatter_column(
     column: &Column<'_>,
     groups: &[usize],
     nulls: Option<&NullBuffer>,
-    mut add: impl FnMut(usize, i64, i64) -> bool,
+    add: impl FnMut(usize, i64, i64) -> bool,
 ) -> Result<(), usize> {
     match column {
         Column::I64(values) => scatter_rows(values.iter().copied(), groups, nulls, add),
