@@ -20,6 +20,17 @@
 //! product), a relative error below `2^-51`. After the second step `q` is
 //! within less than one of `n / d`, so within one of its truncation, which
 //! the last, branch-free step reaches.
+//!
+//! The same steps divide a product `n = a * b` of two `i64` that may need up
+//! to 126 bits, when `|n / d| < 2^63 - 1` and `0 < d < 2^50`
+//! ([`div_rem_product`]): the first estimate is `f64(a) * f64(b) * inv`
+//! (five roundings, relative error below `2^-50.6`, so `|q - n/d| < 2^12.5`
+//! even where the estimate is clamped below `2^63`), and `r = n - q*d`,
+//! below `2^62.5` in magnitude, is exact from the low 64 bits of `a * b` and
+//! of `q * d` alone (two's complement arithmetic modulo `2^64`). The
+//! truncated quotient is then at most `2^63 - 2`, so a rounding step away
+//! from zero stays within `i64`. A money column times a rate (products of 65 to 126 bits rounded
+//! to a few digits fewer) so runs in 64-bit lanes.
 
 /// Divisors must stay below this magnitude: the first remainder, up to
 /// `2^12 + |d|`, must fit `i64` with room for the correction.
@@ -39,12 +50,37 @@ pub(crate) fn inverse(d: i64) -> f64 {
 pub(crate) fn div_rem(n: i64, d: i64, inverse: f64) -> (i64, i64) {
     let q = truncate(n as f64 * inverse);
     let r = n.wrapping_sub(q.wrapping_mul(d));
+    refine(n >> 63, d, inverse, q, r)
+}
+
+/// Divisors of [`div_rem_product`] stay below `2^PRODUCT_DIVISOR_BITS`: its
+/// first remainder, up to `2^12.5 * d`, must stay within `i64`.
+pub(crate) const PRODUCT_DIVISOR_BITS: u32 = 50;
+
+/// Truncating quotient and remainder of the product `a * b` by
+/// `0 < d < 2^50`, from `inverse = 1 / d`, for `|a|, |b| < 2^63` and
+/// `|a * b / d| < 2^63 - 1`; the product itself may need up to 126 bits.
+#[inline(always)]
+#[must_use]
+pub(crate) fn div_rem_product(a: i64, b: i64, d: i64, inverse: f64) -> (i64, i64) {
+    let q = truncate(a as f64 * b as f64 * inverse);
+    // The exact remainder is below 2^62.5 in magnitude, so the low 64 bits
+    // of `a * b - q * d` are all of it.
+    let r = a.wrapping_mul(b).wrapping_sub(q.wrapping_mul(d));
+    refine((a ^ b) >> 63, d, inverse, q, r)
+}
+
+/// The second estimate and the last step, from a first quotient `q` within
+/// `2^12.5` of `n / d` and its exact remainder `r = n - q*d`; `sign` is all
+/// ones for a negative dividend (either sign for a zero one).
+#[inline(always)]
+fn refine(sign: i64, d: i64, inverse: f64, q: i64, r: i64) -> (i64, i64) {
     let e = r as f64 * inverse;
     // Nearest integer, without a library call: `round` is not an instruction
     // on the x86-64 baseline.
     let e = truncate(e + 0.5f64.copysign(e));
     let (q, r) = (q.wrapping_add(e), r.wrapping_sub(e.wrapping_mul(d)));
-    correct(n, d, q, r)
+    correct(sign, d, q, r)
 }
 
 /// The largest `f64` below `2^63`.
@@ -73,13 +109,15 @@ fn truncate(v: f64) -> i64 {
 
 /// From `q` within one of `trunc(n / d)` and `r = n - q*d`, the exact
 /// truncating quotient and remainder, with arithmetic rather than branches
-/// (which way an estimate errs depends on the data).
+/// (which way an estimate errs depends on the data); `dividend_sign` is `n`'s
+/// sign mask.
 #[inline(always)]
-fn correct(n: i64, d: i64, q: i64, r: i64) -> (i64, i64) {
+fn correct(dividend_sign: i64, d: i64, q: i64, r: i64) -> (i64, i64) {
     // Masks: all ones when negative. In the frame of a non-negative dividend
     // the exact remainder lies in `0..|d|`; an estimate off by one leaves it
-    // one `|d|` below or above.
-    let (dividend_sign, quotient_sign) = (n >> 63, (n ^ d) >> 63);
+    // one `|d|` below or above. A zero dividend has a zero remainder in
+    // either frame.
+    let quotient_sign = dividend_sign ^ (d >> 63);
     let magnitude = d.wrapping_abs();
     let r = (r ^ dividend_sign).wrapping_sub(dividend_sign);
     let step = i64::from(r >= magnitude) - i64::from(r < 0);
@@ -140,6 +178,66 @@ mod tests {
             for d in (-40..=40).filter(|&d| d != 0) {
                 assert_eq!(div_rem(n, d, inverse(d)), (n / d, n % d), "{n} / {d}");
             }
+        }
+    }
+
+    /// `(trunc(a * b / d), (a * b) % d)` in `i128`.
+    fn exact_product_div_rem(a: i64, b: i64, d: i64) -> (i64, i64) {
+        let n = i128::from(a) * i128::from(b);
+        let (q, r) = (n / i128::from(d), n % i128::from(d));
+        (i64::try_from(q).expect("a quotient within i64"), i64::try_from(r).expect("below d"))
+    }
+
+    #[track_caller]
+    fn assert_exact_product(a: i64, b: i64, d: i64) {
+        for (a, b) in [(a, b), (-a, b), (a, -b), (-a, -b)] {
+            let want = exact_product_div_rem(a, b, d);
+            assert_eq!(div_rem_product(a, b, d, inverse(d)), want, "{a} * {b} / {d}");
+        }
+    }
+
+    #[rstest]
+    #[case::money_times_rate(999_999_999_999, 99_999_999, 100)]
+    #[case::product_just_beyond_i64(1 << 32, 1 << 31, 10)]
+    #[case::exact_multiple(123_456_789_000, 1_000_000_000, 1_000)]
+    #[case::one_below_a_multiple(123_456_789_001, 999_999_999, 1_000)]
+    #[case::zero_product(0, -5, 100)]
+    #[case::one_divisor(3_037_000_499, 3_037_000_499, 1)]
+    #[case::largest_quotient(i64::MAX - 1, 100, 100)]
+    #[case::largest_quotient_largest_divisor(i64::MAX - 1, 1_000_000_000_000_000, 1_000_000_000_000_000)]
+    #[case::clamped_estimate(i64::MAX - 1_000, 10, 10)]
+    #[case::largest_quotient_with_a_remainder(i64::MAX / 3, 299, 100)]
+    #[case::largest_operands(i64::MAX, (1 << 49) - 1, 999_999_999_999_999)]
+    #[case::divisor_just_below_the_bound(1 << 62, (1 << 49) - 1, (1 << 50) - 1)]
+    fn product_cases(#[case] a: i64, #[case] b: i64, #[case] d: i64) {
+        assert_exact_product(a, b, d);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn products_match_i128_division(a in -i64::MAX..=i64::MAX, b in -i64::MAX..=i64::MAX, k in 1u32..=15, d in 1i64..(1 << PRODUCT_DIVISOR_BITS), shift in 0u32..64) {
+            for d in [10i64.pow(k), d] {
+                // Keep the quotient below i64::MAX: shorten b until it is.
+                let b = b >> shift;
+                let fits = |b: i64| {
+                    let q = i128::from(a) * i128::from(b) / i128::from(d);
+                    q.unsigned_abs() < u128::from(i64::MAX.unsigned_abs())
+                };
+                let b = (0..64).map(|s| b >> s).find(|&b| fits(b)).unwrap_or(0);
+                prop_assert_eq!(div_rem_product(a, b, d, inverse(d)), exact_product_div_rem(a, b, d));
+            }
+        }
+
+        #[test]
+        fn product_quotients_near_integers(q in -(1i64 << 62)..(1 << 62), k in 1u32..=15, r in -1i64..=1) {
+            // A product of d: the exact quotient q, remainder zero; of d ± 1:
+            // quotients a ± a/d, whose remainders sweep 0..d as a does.
+            let d = 10i64.pow(k);
+            assert_exact_product(q, d, d);
+            let a = q / (d + 1);
+            assert_exact_product(a.wrapping_add(r), d + 1, d);
+            assert_exact_product(a.wrapping_add(r), d - 1, d);
         }
     }
 

@@ -26,8 +26,9 @@ use crate::arity::{
     run, run_multiversioned,
 };
 use crate::column::{Input, Sink};
+use crate::estimate;
 use crate::magic::{Magic256, widening_mul};
-use crate::plan::{WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
+use crate::plan::{Plan, WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
 use crate::pow10::precision_bits;
 use crate::rescale::ScaleConstants;
 use crate::rounding::{Rounding, RoundingMode, with_rounding};
@@ -73,10 +74,10 @@ impl MulSpec {
         }
     }
 
-    /// The work type, whether results need the precision check (always,
-    /// when digits are dropped: the check is cheap beside the division), and
-    /// the larger operand bound (`|v| < 2^bits`).
-    fn plan(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> (WorkWidth, bool, u32) {
+    /// The work type and operand bounds, and whether results need the
+    /// precision check (always, when digits are dropped: the check is cheap
+    /// beside the division).
+    fn plan(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> (Plan, bool) {
         // A rescaled product divides, and measuring pays from i128. A plain
         // product of values stored in i128 or wider is one widening multiply,
         // cheaper than the pass over two wide columns; values stored in 64 bits
@@ -88,7 +89,7 @@ impl MulSpec {
         let plan = plan(lhs, rhs, measure_from, |l, r| WorkWidth::for_bits(self.work_bits(l, r)));
         let checked = self.shift > 0
             || needs_check(self.work_bits(plan.lhs, plan.rhs), self.result_precision);
-        (plan.width, checked, plan.lhs.max(plan.rhs))
+        (plan, checked)
     }
 
     fn constants<W: Work>(&self) -> ScaleConstants<W> {
@@ -151,6 +152,61 @@ impl<W: Work, R: Rounding> RowKernel<W> for RoundedProduct<R> {
     #[inline(always)]
     fn apply(a: W, b: W, c: &Self::Constants) -> (W, u8) {
         c.drop_digits::<R>(a.mul(b))
+    }
+}
+
+/// What [`EstimatedRoundedProduct`] computes once per call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EstimatedProductConstants {
+    /// `10^k`.
+    factor: i64,
+    /// `1 / 10^k`.
+    inverse: f64,
+    bound: i64,
+}
+
+/// `round(a * b / 10^k)` for `i64` operands whose product may need up to
+/// 126 bits but whose quotient is below `i64::MAX`: a double-precision estimate
+/// with exact correction (see `estimate`), all in 64-bit lanes, which
+/// vectorize on AVX-512 (money times a rate, rounded to the money's scale).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EstimatedRoundedProduct<R>(core::marker::PhantomData<R>);
+
+impl<R: Rounding> RowKernel<i64> for EstimatedRoundedProduct<R> {
+    type Constants = EstimatedProductConstants;
+
+    #[inline(always)]
+    fn apply(a: i64, b: i64, c: &Self::Constants) -> (i64, u8) {
+        let (q, r) = estimate::div_rem_product(a, b, c.factor, c.inverse);
+        let q = R::finish(q, r, c.factor, (a ^ b) < 0);
+        (q, OVERFLOW * u8::from(q.exceeds(c.bound)))
+    }
+}
+
+impl MulSpec {
+    /// The constants of [`EstimatedRoundedProduct`], when it serves products
+    /// of operands below `2^lhs_bits` and `2^rhs_bits`: digits dropped, both
+    /// operands within `i64`, `10^k` below `2^50` and every quotient below
+    /// `i64::MAX`.
+    fn estimated_constants(
+        &self,
+        lhs_bits: u32,
+        rhs_bits: u32,
+    ) -> Option<EstimatedProductConstants> {
+        let k = u32::try_from(self.shift).ok().filter(|&k| k > 0)?;
+        let operands_fit = lhs_bits.max(rhs_bits) <= i64::MAGNITUDE_BITS;
+        if !operands_fit || shift_bits(k) > estimate::PRODUCT_DIVISOR_BITS {
+            return None;
+        }
+        let factor = 10i64.pow(k);
+        // |a * b| < 2^(lhs + rhs) <= 2^126, so every quotient is below
+        // `i64::MAX` when 2^(lhs + rhs) <= i64::MAX * 10^k.
+        let most = u128::from(i64::MAX.unsigned_abs()) * factor.unsigned_abs() as u128;
+        if 1u128 << (lhs_bits + rhs_bits) > most {
+            return None;
+        }
+        let bound = <i64 as Work>::precision_bound(self.result_precision.into());
+        Some(EstimatedProductConstants { factor, inverse: estimate::inverse(factor), bound })
     }
 }
 
@@ -239,8 +295,19 @@ fn product(
     frame: &Frame<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
-    let (width, checked, operand_bits) = spec.plan(l, r);
+    let (plan, checked) = spec.plan(l, r);
+    let (width, operand_bits) = (plan.width, plan.lhs.max(plan.rhs));
     let operands_fit_i64 = operand_bits <= i64::MAGNITUDE_BITS;
+    // Rounded products of i64 operands beyond i64 (money times a rate), in
+    // 64-bit lanes where they vectorize.
+    if width <= WorkWidth::I128
+        && crate::arity::wide_vectors()
+        && let Some(c) = spec.estimated_constants(plan.lhs, plan.rhs)
+    {
+        return with_rounding!(spec.rounding, R => {
+            run_multiversioned::<i64, EstimatedRoundedProduct<R>>(l, r, c, frame, sink)
+        });
+    }
     // Products beyond i128 of operands within it, rescaled to a result within
     // it: computed in 128-bit halves.
     if width == WorkWidth::I256
@@ -281,6 +348,7 @@ mod tests {
     use crate::testing::{assert_same_outcome, call, call_multiversioned, values};
     use arrow_buffer::NullBuffer;
     use ethnum::I256;
+    use rstest::rstest;
 
     /// The multiversioned loop (the AVX-512 copy) and the portable one give
     /// the same values, validity and first failure.
@@ -315,6 +383,92 @@ mod tests {
         assert_copies_agree::<i128, ScaledProduct<true>>(spec(-3, 30).constants(), 40);
         assert_copies_agree::<i64, RoundedProduct<HalfEven>>(spec(4, 12).constants(), 30);
         assert_copies_agree::<i128, RoundedProduct<HalfEven>>(spec(6, 20).constants(), 60);
+        // Products of up to 112 bits, rounded by 10^15 to quotients within i64.
+        let estimated = spec(15, 18).estimated_constants(56, 56).expect("served");
+        assert_copies_agree::<i64, EstimatedRoundedProduct<HalfEven>>(estimated, 56);
+    }
+
+    /// `bits` values below `2^bits` of both signs, with the extremes of the
+    /// bound and ties of `10^k` (products of an odd multiple of 5).
+    fn bounded_values(len: usize, bits: u32, seed: u64) -> Vec<i64> {
+        let most = i64::MAX >> (63 - bits);
+        let mut v = values(len, bits, seed);
+        let ties = (0..40).map(|i| (5 + 10 * i) * (1 - 2 * (i % 2)));
+        v.extend([most, -most, most - 1, 0, 1, -1].into_iter().chain(ties));
+        v
+    }
+
+    /// Products of `i64` operands beyond 64 bits, rounded by the estimate in
+    /// 64-bit lanes, agree with the same products in `I256` for every
+    /// rounding mode, both policies, shifts of 1 to 15 digits with operands
+    /// up to the largest bounds served, and results that overflow a small
+    /// precision.
+    #[test]
+    fn estimated_rounded_products_match_the_wide_work_type() {
+        for k in 1..=15u32 {
+            // The widest operands served at this shift: lhs at 63 bits, rhs
+            // as wide as the quotient bound allows, and a balanced pair.
+            let rhs_most = (1..=63)
+                .rev()
+                .find(|&r| {
+                    MulSpec::new(k as i32, RoundingMode::HalfUp, 38)
+                        .estimated_constants(63, r)
+                        .is_some()
+                })
+                .expect("some operand width is served");
+            for (lhs_bits, rhs_bits) in [(63, rhs_most), ((63 + rhs_most) / 2, (63 + rhs_most) / 2)]
+            {
+                let seed = u64::from(k * 64 + lhs_bits);
+                let a = bounded_values(500, lhs_bits, seed);
+                let b = bounded_values(500, rhs_bits, seed + 1);
+                let len = a.len().min(b.len());
+                let nulls = NullBuffer::from((0..len).map(|i| i % 13 != 2).collect::<Vec<_>>());
+                for precision in [38, 18, 12] {
+                    for mode in RoundingMode::ALL {
+                        let spec = MulSpec::new(k as i32, mode, precision);
+                        let estimated =
+                            spec.estimated_constants(lhs_bits, rhs_bits).expect("served");
+                        for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
+                            let policies =
+                                Policies { on_overflow: policy, on_divide_by_zero: policy };
+                            let frame =
+                                Frame::new(len).with_nulls(Some(&nulls)).with_policies(policies);
+                            let (l, r) = (Input::array(&a[..len]), Input::array(&b[..len]));
+                            let context =
+                                format!("{lhs_bits} × {rhs_bits} bits, {spec:?}, {policy:?}");
+                            let wide = with_rounding!(mode, R => {
+                                call::<i128, I256, RoundedProduct<R>>(l, r, spec.constants(), &frame)
+                            });
+                            let ours = with_rounding!(mode, R => {
+                                call_multiversioned::<i128, i64, EstimatedRoundedProduct<R>>(l, r, estimated, &frame)
+                            });
+                            assert_same_outcome(wide, ours, &context);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[rstest]
+    #[case::no_digits_dropped(0, 40, 40)]
+    #[case::digits_appended(-2, 40, 20)]
+    #[case::an_operand_beyond_i64(2, 64, 10)]
+    #[case::divisor_beyond_two_to_the_50(16, 63, 63)]
+    #[case::quotient_beyond_i64(2, 63, 8)]
+    #[case::quotient_at_the_type_bound(1, 63, 4)]
+    fn estimated_products_refuse(#[case] shift: i32, #[case] lhs_bits: u32, #[case] rhs_bits: u32) {
+        let spec = MulSpec::new(shift, RoundingMode::HalfUp, 38);
+        assert!(spec.estimated_constants(lhs_bits, rhs_bits).is_none());
+    }
+
+    #[rstest]
+    #[case::money_times_rate(2, 41, 28)]
+    #[case::largest_product_of_a_one_digit_shift(1, 63, 3)]
+    #[case::widest_divisor(15, 63, 49)]
+    fn estimated_products_serve(#[case] shift: i32, #[case] lhs_bits: u32, #[case] rhs_bits: u32) {
+        let spec = MulSpec::new(shift, RoundingMode::HalfUp, 38);
+        assert!(spec.estimated_constants(lhs_bits, rhs_bits).is_some());
     }
 
     /// i128 operands of up to `bits` bits (products beyond i128 from about 64).
