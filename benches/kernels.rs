@@ -260,7 +260,8 @@ impl Labels {
     fn of(&self, case: &str, with_nulls: bool) -> String {
         let Labels { left, right, .. } = self;
         let label = match case {
-            "add" | "sub" => format!("{left} ± {right}: {}", self.sum),
+            "add" => format!("{left} + {right}: {}", self.sum),
+            "sub" => format!("{left} − {right}: {}", self.sum),
             "mul" => format!("{left} × {right}: {}", self.product),
             "div" => format!("{left} ÷ {right}: {}", self.dividend),
             "rem" => format!("{left} % {right}: {}", self.remainder),
