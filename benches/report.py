@@ -121,8 +121,16 @@ def ratio(cases, group, case, size):
 
 
 def verdict(oks):
+    """The verdict of a goal from its check at each size: True, False, or None
+    (not measured)."""
+    if all(ok is None for ok in oks):
+        return "not measured"
     if all(oks):
         return "met"
+    if oks[0] is None:
+        return "met at 1M rows (8,192 not measured)" if oks[1] else "not met"
+    if oks[0] and oks[1] is None:
+        return "met for 8,192-row batches (1M not measured)"
     if oks[0]:
         return "met for 8,192-row batches"
     return "not met"
@@ -139,7 +147,7 @@ def goals_table(cases):
             values = [ratio(cases, g, c, size) for g, c in pairs]
             if None in values:
                 cells.append("–")
-                oks.append(False)
+                oks.append(None)
                 continue
             cells.append(", ".join(f"{m:.2f}× ({lo:.2f}–{hi:.2f})" for m, lo, hi in values))
             oks.append(all(m >= minimum for m, _, _ in values))
@@ -153,7 +161,7 @@ def goals_table(cases):
             r = ratio(cases, group, case, size)
             if r is None:
                 cells.append("–")
-                oks.append(False)
+                oks.append(None)
                 continue
             m, lo, hi = r
             cells.append(f"{1 / m:.2f}× ({1 / hi:.2f}–{1 / lo:.2f})")
