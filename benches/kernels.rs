@@ -1,26 +1,54 @@
-//! Side-by-side speed of this crate's kernels and arrow-arith's on the same
-//! inputs, in one run: the ratios in the README come from here.
+//! Side-by-side speed of this crate's kernels and their peers' (arrow-arith,
+//! arrow-cast, or a plain loop, the machine's limit) on the same inputs, in
+//! one run: the ratios in the README come from here.
 //!
 //! Every case first checks that both sides return the same type and values,
-//! then times each. Cases: Arrow profile against `arrow_arith::numeric` for
-//! `Decimal64(15,2)`, `Decimal128(15,2)`, `Decimal128(38,10)`,
-//! `Decimal256(40,2)` with money-like values, `Decimal256(60,10) ⊕ (40,10)`
-//! with ~40-digit values; add, sub, mul, div, rem, array ÷ scalar and array %
-//! scalar (the right column's row 1), and for `Decimal128(38,10)` neg;
-//! FixedPoint HalfUp multiply at (38,2) against `multiply_fixed_point_checked`;
-//! plain `wrapping_add` and `wrapping_neg` loops over the same i128 buffers as
-//! the machine's limit. Money-like columns hold stored magnitudes uniform in
-//! `[1, 10^12)` (~40 bits), of either sign, never zero; the right column is a
-//! factor in `[1, 10^6)` (~20 bits), or money too for `Decimal256(40,2)`, so
-//! a remainder divides a dividend mostly larger than its divisor, which is
-//! never zero. Neg negates the left column, built with its precision checked
-//! (`DecimalArray::try_new`), so no row can overflow.
+//! then times them in alternating samples (`kernels/paired.rs`, which says
+//! why not criterion, what it reports, and where the results go). Each case
+//! carries a label stored with its results: the bits of its operands and of
+//! what it forms from them (products, dividends at the quotient's scale,
+//! sums), their sign, and whether the case is favourable (every
+//! intermediate fits the narrowest work type the kernels have, `i64`, or for
+//! Spark's `(38,18)`, `i128`). Values are stored integers from a fixed-seed
+//! generator, uniform in magnitude in `[1, max)`, never zero, of either sign.
 //!
-//! Rescale (a cast, half up) of money at scale 4, stored magnitudes uniform
-//! in `[1, 10^14)` (~47 bits, one row in a hundred a tie), of either sign,
-//! against `arrow_cast::cast` (which rounds half away from zero), each side
-//! taking and returning an Arrow array: `Decimal128(15,4)` to
-//! `Decimal128(15,2)`, and `Decimal256(40,4)` to `Decimal128(38,2)`.
+//! Groups, Arrow profile against `arrow_arith::numeric` (add, sub, mul, div,
+//! rem; for `Decimal128` and `Decimal256(40,2)` also array ÷ and % scalar, the
+//! right column's row 1). Arrow's quotient takes the dividend's scale plus 4,
+//! so it scales dividends by `10^(4 + right scale)`.
+//! - `d64_15_2`, `d128_15_2`: money `±<10^12` (40 bits) and a factor
+//!   `±<10^6` (20 bits): sums 41 bits, products and scaled dividends
+//!   (`·10^6`) below `10^18` (60 bits): favourable, all fits `i64`.
+//! - `d128_38_10`: the same values at scale 10; also neg of the left column,
+//!   built with its precision checked so that no row overflows. Products 60
+//!   bits, favourable; dividends `·10^14` below `10^26` (87 bits), beyond
+//!   `i64`.
+//! - `d128_38_10_money_rate`, mul only: money `±<10^19` (64 bits) × a rate
+//!   `±<10^11` (37 bits), products below `10^30` (100 bits): beyond `i64`.
+//! - `d256_40_2`: money × money (40 bits each): products below `10^24` (80
+//!   bits), beyond `i64`; sums and dividends (`·10^6`, 60 bits) within it.
+//! - `d256_60_10_by_40_10`, add, sub, div: 40-digit values `±[10^39, 10^40)`
+//!   (130-133 bits) and 38-digit ones `±[10^37, 10^38)` (123-127 bits):
+//!   dividends `·10^14` below `10^54` (180 bits); 256 bits throughout.
+//!
+//! FixedPoint HalfUp multiply at `(38,2)` × `(38,2)` → `(38,2)` against
+//! `multiply_fixed_point_checked(·, ·, 2)`, which also rounds ties away
+//! from zero, of either sign:
+//! - `fixed_38_2_half_up`: money `±<10^12` (40 bits) × a factor `±<10^6`
+//!   (20 bits), products below `10^18` (60 bits): favourable, fits `i64`.
+//! - `fixed_38_2_half_up_money_rate`: money × a rate `±<10^8` (27 bits),
+//!   products below `10^20` (67 bits): beyond `i64`. Its `mul_vs_favourable`
+//!   case times ours on these columns against ours on the favourable ones.
+//!
+//! Limits, ours against a plain loop over the same `i128` buffers that
+//! allocates its output: `d128_15_2_add_limit` (`wrapping_add`, money +
+//! factor), `d128_38_10_neg_limit` (`wrapping_neg` of money).
+//!
+//! Rescale (a cast, half up) of money at scale 4, `±<10^14` (47 bits, one row
+//! in a hundred a tie), against `arrow_cast::cast` (which rounds half away
+//! from zero), each side taking and returning an Arrow array:
+//! `Decimal128(15,4)` to `Decimal128(15,2)`, and `Decimal256(40,4)` to
+//! `Decimal128(38,2)`. Favourable: fits `i64`.
 //!
 //! Spark profile (`arrow::binary` with `ArithmeticOptions::spark()`),
 //! `Decimal128(38,18)` mul and div to Spark's `Decimal128(38,6)`, against
@@ -29,25 +57,30 @@
 //! 22, truncated), then rounded half up to `Decimal128(38,6)`, null beyond 38
 //! digits. Two value distributions:
 //! - `spark_d128_38_18`, money × rate: left below 10^12 in value (stored
-//!   below 10^30, ~100 bits), right a rate between -10 and 10 with 18
-//!   fraction digits (stored below 10^19, ~63 bits). Products ~163 bits, so
-//!   a multiply needs more than 128 bits; a quotient at scale 6 divides
-//!   left·10^6 (~120 bits), arrow's at scale 22 divides left·10^22 (~173
-//!   bits).
+//!   below 10^30, 100 bits), right a rate between -10 and 10 with 18
+//!   fraction digits (stored below 10^19, 64 bits). Products below 10^49
+//!   (163 bits), so a multiply needs more than 128 bits; a quotient at scale
+//!   6 divides left·10^6 (120 bits), arrow's at scale 22 divides left·10^22
+//!   (173 bits).
 //! - `spark_d128_38_18_narrow`, favourable: left below 10 in value (stored
-//!   below 10^19, ~63 bits), the same rates. Products below 10^38 (within
-//!   127 bits), scaled dividends left·10^6 ~83 bits.
+//!   below 10^19, 64 bits), the same rates. Products below 10^38 (127 bits,
+//!   within `i128`), scaled dividends left·10^6 below 10^25 (84 bits).
 //!
-//! Sizes 16, 8,192 and 1,048,576 rows; no nulls and 10% nulls.
+//! Aggregates (`kernels/aggregates.rs`): sum and avg of money against
+//! `sum_checked`, and sums by group against a plain scatter loop; sums stay
+//! within 64 bits.
 //!
-//! `DK_BENCH_QUICK=1` keeps only the 8,192-row, no-null cases.
+//! Sizes 16, 8,192 and 1,048,576 rows; no nulls and every tenth row null
+//! (groups ending in `_nulls`; not for the limits). `DK_BENCH_QUICK=1` keeps
+//! only the 8,192-row, no-null cases.
 
 include!("../tests/support/arrow_crates.rs");
 
 #[path = "kernels/aggregates.rs"]
 mod aggregates;
+#[path = "kernels/paired.rs"]
+mod paired;
 
-use std::hint::black_box;
 use std::sync::Arc;
 
 use arrow_arith::arithmetic::multiply_fixed_point_checked;
@@ -58,7 +91,6 @@ use arrow_array::types::{
 use arrow_array::{Array, ArrayRef, Datum, PrimitiveArray, Scalar};
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use arrow_schema::DataType;
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalNative, DecimalScalar, DecimalType,
     OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, binary, rescale, unary,
@@ -200,18 +232,99 @@ struct Pair<O> {
     arrow: Box<dyn Fn() -> ArrayRef>,
 }
 
-fn bench_pair<O: Column>(c: &mut Criterion, group: &str, case: &str, len: usize, pair: Pair<O>) {
+/// Checks that both sides of `pair` agree, then times them in alternating
+/// samples (`paired::compare`), unless the command line skips the case.
+fn bench_pair<O: Column>(group: &str, case: &str, len: usize, label: &str, pair: Pair<O>) {
+    if !paired::selected(group, case) {
+        return;
+    }
     assert_same(&format!("{group}/{case}/{len}"), &(pair.ours)(), &(pair.arrow)());
-    let mut g = c.benchmark_group(group);
-    g.throughput(Throughput::Elements(len as u64));
-    g.bench_function(BenchmarkId::new(format!("{case}/ours"), len), |b| {
-        b.iter(|| black_box((pair.ours)()))
-    });
-    g.bench_function(BenchmarkId::new(format!("{case}/arrow"), len), |b| {
-        b.iter(|| black_box((pair.arrow)()))
-    });
-    g.finish();
+    paired::compare(group, case, len, label, "arrow", &*pair.ours, &*pair.arrow);
 }
+
+/// What an Arrow-profile group's columns hold and what each operator forms
+/// from them: the parts of its cases' distribution labels.
+struct Labels {
+    left: &'static str,
+    right: &'static str,
+    /// Sums and differences.
+    sum: &'static str,
+    product: &'static str,
+    /// Dividends at the quotient's scale.
+    dividend: &'static str,
+    remainder: &'static str,
+}
+
+impl Labels {
+    /// The label of case `case` (an operator's name), with nulls or not.
+    fn of(&self, case: &str, with_nulls: bool) -> String {
+        let Labels { left, right, .. } = self;
+        let label = match case {
+            "add" => format!("{left} + {right}: {}", self.sum),
+            "sub" => format!("{left} − {right}: {}", self.sum),
+            "mul" => format!("{left} × {right}: {}", self.product),
+            "div" => format!("{left} ÷ {right}: {}", self.dividend),
+            "rem" => format!("{left} % {right}: {}", self.remainder),
+            "div_scalar" => format!("{left} ÷ one {right}: {}", self.dividend),
+            "rem_scalar" => format!("{left} % one {right}: {}", self.remainder),
+            "neg" => format!("−({left}), precision checked: no row overflows"),
+            other => panic!("no label for {other}"),
+        };
+        with_nulls_label(label, with_nulls)
+    }
+}
+
+/// `label`, and whether every tenth row is null.
+fn with_nulls_label(label: String, with_nulls: bool) -> String {
+    if with_nulls { format!("{label}; every tenth row null") } else { label }
+}
+
+/// Money over a factor: every intermediate fits 64 bits.
+const MONEY_FACTOR_64: Labels = Labels {
+    left: "money ±<10^12 (40 bits)",
+    right: "factor ±<10^6 (20 bits)",
+    sum: "results <2^41 — favourable: fits i64",
+    product: "products <10^18 (60 bits) — favourable: fits i64",
+    dividend: "dividends ·10^6 <10^18 (60 bits) — favourable: fits i64",
+    remainder: "dividends unscaled (40 bits) — favourable: fits i64",
+};
+
+/// Money over a factor at scale 10, where a quotient's scale (14) takes the
+/// dividends past 64 bits.
+const MONEY_FACTOR_38_10: Labels = Labels {
+    dividend: "dividends ·10^14 <10^26 (87 bits) — not favourable: beyond i64",
+    ..MONEY_FACTOR_64
+};
+
+/// Money over money in `Decimal256`.
+const MONEY_MONEY_256: Labels = Labels {
+    left: "money ±<10^12 (40 bits)",
+    right: "money ±<10^12 (40 bits)",
+    sum: "results <2^41 — favourable: fits i64",
+    product: "products <10^24 (80 bits) — not favourable: beyond i64",
+    dividend: "dividends ·10^6 <10^18 (60 bits) — favourable: fits i64",
+    remainder: "dividends unscaled (40 bits) — favourable: fits i64",
+};
+
+/// About 40 digits over about 38.
+const WIDE: Labels = Labels {
+    left: "40 digits ±[10^39, 10^40) (130-133 bits)",
+    right: "38 digits ±[10^37, 10^38) (123-127 bits)",
+    sum: "results <2^134 — not favourable: 256 bits",
+    product: "(not a case)",
+    dividend: "dividends ·10^14 <10^54 (180 bits), quotients <10^17 — not favourable: 256 bits",
+    remainder: "(not a case)",
+};
+
+/// Money at scale 10 times a rate at scale 10: products past 64 bits.
+const MONEY_RATE_38_10: Labels = Labels {
+    left: "money ±<10^19 (64 bits)",
+    right: "rate ±<10^11 (37 bits)",
+    sum: "(not a case)",
+    product: "products <10^30 (100 bits) — not favourable: beyond i64",
+    dividend: "(not a case)",
+    remainder: "(not a case)",
+};
 
 fn arrow_op(
     op: BinaryOp,
@@ -235,10 +348,11 @@ fn arrow_unary_op(op: UnaryOp) -> fn(&dyn Array) -> Result<ArrayRef, arrow_schem
 
 /// An Arrow-profile case: two columns of one Arrow decimal type; `scalar`:
 /// also the left column ÷ and % one value (the right column's row 1);
-/// `unary_ops` on the left column.
+/// `unary_ops` on the left column. Each case's label comes from `labels`,
+/// noting nulls when the left column has any.
 fn arrow_case<T: ArrowDecimal>(
-    c: &mut Criterion,
     name: &str,
+    labels: &Labels,
     width: StorageWidth,
     (lhs, rhs): (PrimitiveArray<T>, PrimitiveArray<T>),
     ops: &[BinaryOp],
@@ -248,6 +362,7 @@ fn arrow_case<T: ArrowDecimal>(
     T::Native: DecimalNative,
 {
     let len = lhs.len();
+    let with_nulls = lhs.nulls().is_some();
     let opts = ArithmeticOptions::arrow(width);
     let (a, b) = (ours(&lhs), ours(&rhs));
     let (lhs, rhs): (ArrayRef, ArrayRef) = (Arc::new(lhs), Arc::new(rhs));
@@ -258,7 +373,8 @@ fn arrow_case<T: ArrowDecimal>(
             ours: Box::new(move || binary(op, &a, &b, &opts).unwrap()),
             arrow: Box::new(move || f(&l, &r).unwrap()),
         };
-        bench_pair(c, name, &format!("{op:?}").to_lowercase(), len, pair);
+        let case = format!("{op:?}").to_lowercase();
+        bench_pair(name, &case, len, &labels.of(&case, with_nulls), pair);
     }
     if scalar {
         let divisor = rhs.slice(1, 1);
@@ -270,7 +386,8 @@ fn arrow_case<T: ArrowDecimal>(
                 ours: Box::new(move || binary(op, &a, &value, &opts).unwrap()),
                 arrow: Box::new(move || f(&l, &Scalar::new(divisor.clone())).unwrap()),
             };
-            bench_pair(c, name, &format!("{op:?}_scalar").to_lowercase(), len, pair);
+            let case = format!("{op:?}_scalar").to_lowercase();
+            bench_pair(name, &case, len, &labels.of(&case, with_nulls), pair);
         }
     }
     for &op in unary_ops {
@@ -280,7 +397,8 @@ fn arrow_case<T: ArrowDecimal>(
             ours: Box::new(move || unary(op, &a, &opts).unwrap()),
             arrow: Box::new(move || f(&l).unwrap()),
         };
-        bench_pair(c, name, &format!("{op:?}").to_lowercase(), len, pair);
+        let case = format!("{op:?}").to_lowercase();
+        bench_pair(name, &case, len, &labels.of(&case, with_nulls), pair);
     }
 }
 
@@ -311,7 +429,14 @@ fn sizes() -> Vec<(usize, bool)> {
     vec![(16, false), (8192, false), (8192, true), (1 << 20, false), (1 << 20, true)]
 }
 
-fn arrow_profile(c: &mut Criterion) {
+/// Money-like values at scale 10 for products past 64 bits: below 10^19 as
+/// stored integers (~64 bits).
+const MONEY_19: u128 = 10_u128.pow(19);
+/// A rate at scale 10 below 10 in value: below 10^11 as stored integers
+/// (~37 bits); with `MONEY_19`, products below 10^30 (~100 bits).
+const RATE_11: u128 = 10_u128.pow(11);
+
+fn arrow_profile() {
     let all = BinaryOp::ALL;
     for (len, with_nulls) in sizes() {
         let suffix = if with_nulls { "_nulls" } else { "" };
@@ -322,7 +447,15 @@ fn arrow_profile(c: &mut Criterion) {
                 money::<Decimal64Type>(rng, FACTOR, len, 15, 2, with_nulls, |v| v as i64),
             )
         };
-        arrow_case(c, &format!("d64_15_2{suffix}"), StorageWidth::I64, pair(rng), &all, false, &[]);
+        arrow_case(
+            &format!("d64_15_2{suffix}"),
+            &MONEY_FACTOR_64,
+            StorageWidth::I64,
+            pair(rng),
+            &all,
+            false,
+            &[],
+        );
         let pair = |rng: &mut Rng, p, s| {
             (
                 money::<Decimal128Type>(rng, MONEY, len, p, s, with_nulls, |v| v),
@@ -330,8 +463,8 @@ fn arrow_profile(c: &mut Criterion) {
             )
         };
         arrow_case(
-            c,
             &format!("d128_15_2{suffix}"),
+            &MONEY_FACTOR_64,
             StorageWidth::I128,
             pair(rng, 15, 2),
             &all,
@@ -339,8 +472,8 @@ fn arrow_profile(c: &mut Criterion) {
             &[],
         );
         arrow_case(
-            c,
             &format!("d128_38_10{suffix}"),
+            &MONEY_FACTOR_38_10,
             StorageWidth::I128,
             pair(rng, 38, 10),
             &all,
@@ -351,8 +484,8 @@ fn arrow_profile(c: &mut Criterion) {
             money::<Decimal256Type>(rng, MONEY, len, p, s, with_nulls, i256::from_i128)
         };
         arrow_case(
-            c,
             &format!("d256_40_2{suffix}"),
+            &MONEY_MONEY_256,
             StorageWidth::I256,
             (wide(rng, 40, 2), wide(rng, 40, 2)),
             &all,
@@ -365,32 +498,92 @@ fn arrow_profile(c: &mut Criterion) {
         };
         let wide_pair = (digits(rng, 60, 10, 40), digits(rng, 40, 10, 38));
         arrow_case(
-            c,
             &format!("d256_60_10_by_40_10{suffix}"),
+            &WIDE,
             StorageWidth::I256,
             wide_pair,
             &[BinaryOp::Add, BinaryOp::Sub, BinaryOp::Div],
             false,
             &[],
         );
+        let money_rate = (
+            money::<Decimal128Type>(rng, MONEY_19, len, 38, 10, with_nulls, |v| v),
+            money::<Decimal128Type>(rng, RATE_11, len, 38, 10, with_nulls, |v| v),
+        );
+        arrow_case(
+            &format!("d128_38_10_money_rate{suffix}"),
+            &MONEY_RATE_38_10,
+            StorageWidth::I128,
+            money_rate,
+            &[BinaryOp::Mul],
+            false,
+            &[],
+        );
     }
 }
 
-fn fixed_point_multiply(c: &mut Criterion) {
+/// A rate at scale 2 for FixedPoint products past 64 bits: below 10^8 as
+/// stored integers (~27 bits); with money, products below 10^20 (~67 bits).
+const RATE_8: u128 = 10_u128.pow(8);
+
+/// FixedPoint HalfUp multiply at `(38,2)` against
+/// `multiply_fixed_point_checked`, which rounds half away from zero as
+/// HalfUp does, ties of either sign included (arrow-arith's
+/// `divide_and_round`): money × factor (products within 60 bits) and money ×
+/// rate (products of ~67 bits); then ours on the second against ours on the
+/// first.
+fn fixed_point_multiply() {
     for (len, with_nulls) in sizes() {
         let suffix = if with_nulls { "_nulls" } else { "" };
         let rng = &mut Rng(0x9e37_79b9_7f4a_7c15 ^ len as u64);
         let lhs = money::<Decimal128Type>(rng, MONEY, len, 38, 2, with_nulls, |v| v);
         let rhs = money::<Decimal128Type>(rng, FACTOR, len, 38, 2, with_nulls, |v| v);
+        let rates = money::<Decimal128Type>(rng, RATE_8, len, 38, 2, with_nulls, |v| v);
         let opts = ArithmeticOptions::fixed_point().with_rounding(RoundingMode::HalfUp);
-        let (a, b) = (ours(&lhs), ours(&rhs));
-        let pair = Pair {
-            ours: Box::new(move || binary(BinaryOp::Mul, &a, &b, &opts).unwrap()),
-            arrow: Box::new(move || {
-                Arc::new(multiply_fixed_point_checked(&lhs, &rhs, 2).unwrap()) as ArrayRef
-            }),
-        };
-        bench_pair(c, &format!("fixed_38_2_half_up{suffix}"), "mul", len, pair);
+        let (a, b, r) = (ours(&lhs), ours(&rhs), ours(&rates));
+        let favourable = with_nulls_label(
+            "money ±<10^12 (40 bits) × factor ±<10^6 (20 bits), scale 4 to 2 half up: \
+             products <10^18 (60 bits) — favourable: fits i64"
+                .to_owned(),
+            with_nulls,
+        );
+        let money_rate = with_nulls_label(
+            "money ±<10^12 (40 bits) × rate ±<10^8 (27 bits), scale 4 to 2 half up: \
+             products <10^20 (67 bits) — not favourable: beyond i64"
+                .to_owned(),
+            with_nulls,
+        );
+        for (group, label, right, arrow_right) in [
+            ("fixed_38_2_half_up", &favourable, &b, &rhs),
+            ("fixed_38_2_half_up_money_rate", &money_rate, &r, &rates),
+        ] {
+            let (a, right, l, arrow_right) =
+                (a.clone(), right.clone(), lhs.clone(), arrow_right.clone());
+            let pair = Pair {
+                ours: Box::new(move || binary(BinaryOp::Mul, &a, &right, &opts).unwrap()),
+                arrow: Box::new(move || {
+                    Arc::new(multiply_fixed_point_checked(&l, &arrow_right, 2).unwrap()) as ArrayRef
+                }),
+            };
+            bench_pair(&format!("{group}{suffix}"), "mul", len, label, pair);
+        }
+        // Our time on ~67-bit products against ours on 60-bit ones (both
+        // checked against arrow above): the cost of leaving 64 bits.
+        let group = format!("fixed_38_2_half_up_money_rate{suffix}");
+        paired::compare(
+            &group,
+            "mul_vs_favourable",
+            len,
+            &with_nulls_label(
+                "ours on money × rate (products <10^20, 67 bits) against ours on money × \
+                 factor (products <10^18, 60 bits): the peer is our favourable case"
+                    .to_owned(),
+                with_nulls,
+            ),
+            "ours_favourable",
+            || binary(BinaryOp::Mul, &a, &r, &opts).unwrap(),
+            || binary(BinaryOp::Mul, &a, &b, &opts).unwrap(),
+        );
     }
 }
 
@@ -403,31 +596,25 @@ fn limit_sizes() -> impl Iterator<Item = usize> {
 /// its output, the machine's limit for the operator; first checked to give
 /// the same values.
 fn bench_limit(
-    c: &mut Criterion,
     group: &str,
     case: &str,
+    label: &str,
     ours: impl Fn() -> DecimalArray,
     plain: impl Fn() -> ScalarBuffer<i128>,
 ) {
+    if !paired::selected(group, case) {
+        return;
+    }
     let (got, want) = (ours(), plain());
     assert_eq!(got.rows(), want.len(), "{group}/{case}: length");
     for (i, &v) in want.iter().enumerate() {
         assert_eq!(got.row(i), Some(i256::from_i128(v)), "{group}/{case}: row {i}");
     }
-    let len = want.len();
-    let mut g = c.benchmark_group(group);
-    g.throughput(Throughput::Elements(len as u64));
-    g.bench_function(BenchmarkId::new(format!("{case}/ours"), len), |bench| {
-        bench.iter(|| black_box(ours()))
-    });
-    g.bench_function(BenchmarkId::new(format!("{case}/wrapping_loop"), len), |bench| {
-        bench.iter(|| black_box(plain()))
-    });
-    g.finish();
+    paired::compare(group, case, want.len(), label, "wrapping_loop", ours, plain);
 }
 
 /// The machine's limit for add: a plain wrapping loop that allocates its output.
-fn wrapping_add_limit(c: &mut Criterion) {
+fn wrapping_add_limit() {
     for len in limit_sizes() {
         let rng = &mut Rng(7 ^ len as u64);
         let lhs = money::<Decimal128Type>(rng, MONEY, len, 15, 2, false, |v| v);
@@ -436,9 +623,9 @@ fn wrapping_add_limit(c: &mut Criterion) {
         let opts = ArithmeticOptions::arrow(StorageWidth::I128);
         let (x, y) = (lhs.values().clone(), rhs.values().clone());
         bench_limit(
-            c,
             "d128_15_2_add_limit",
             "add",
+            &MONEY_FACTOR_64.of("add", false),
             || binary(BinaryOp::Add, &a, &b, &opts).unwrap(),
             || {
                 ScalarBuffer::from(
@@ -451,7 +638,7 @@ fn wrapping_add_limit(c: &mut Criterion) {
 
 /// The machine's limit for neg of a column with a declared precision (which
 /// no negation overflows): a plain wrapping loop that allocates its output.
-fn wrapping_neg_limit(c: &mut Criterion) {
+fn wrapping_neg_limit() {
     for len in limit_sizes() {
         let rng = &mut Rng(11 ^ len as u64);
         let column = money::<Decimal128Type>(rng, MONEY, len, 38, 10, false, |v| v);
@@ -459,9 +646,9 @@ fn wrapping_neg_limit(c: &mut Criterion) {
         let opts = ArithmeticOptions::arrow(StorageWidth::I128);
         let x = column.values().clone();
         bench_limit(
-            c,
             "d128_38_10_neg_limit",
             "neg",
+            &MONEY_FACTOR_64.of("neg", false),
             || unary(UnaryOp::Neg, &a, &opts).unwrap(),
             || ScalarBuffer::from(x.iter().map(|v| v.wrapping_neg()).collect::<Vec<_>>()),
         );
@@ -477,8 +664,8 @@ const MONEY_4: u128 = 10_u128.pow(14);
 /// `arrow_cast::cast` does with its default options; arrow-cast rounds half
 /// away from zero.
 fn rescale_case<T: ArrowDecimal>(
-    c: &mut Criterion,
     name: &str,
+    label: &str,
     column: PrimitiveArray<T>,
     to: DecimalType,
 ) {
@@ -496,21 +683,31 @@ fn rescale_case<T: ArrowDecimal>(
         }),
         arrow: Box::new(move || arrow_cast::cast(column.as_ref(), &to_type).unwrap()),
     };
-    bench_pair(c, name, "rescale", len, pair);
+    bench_pair(name, "rescale", len, label, pair);
 }
 
-fn rescale_casts(c: &mut Criterion) {
+fn rescale_casts() {
     let to = |p, s| DecimalType::try_new(p, s).unwrap();
     for (len, with_nulls) in sizes() {
         let suffix = if with_nulls { "_nulls" } else { "" };
+        let label = |storage: &str| {
+            with_nulls_label(
+                format!(
+                    "money at scale 4 ±<10^14 (47 bits) stored in {storage}, 1% ties, \
+                     ÷10^2 half up — favourable: fits i64"
+                ),
+                with_nulls,
+            )
+        };
         let rng = &mut Rng(0x6a09_e667_f3bc_c909 ^ len as u64);
         let narrow = money::<Decimal128Type>(rng, MONEY_4, len, 15, 4, with_nulls, |v| v);
-        rescale_case(c, &format!("d128_15_4_to_d128_15_2_half_up{suffix}"), narrow, to(15, 2));
+        let name = format!("d128_15_4_to_d128_15_2_half_up{suffix}");
+        rescale_case(&name, &label("i128"), narrow, to(15, 2));
         let wide = money::<Decimal256Type>(rng, MONEY_4, len, 40, 4, with_nulls, i256::from_i128);
-        rescale_case(c, &format!("d256_40_4_to_d128_38_2_half_up{suffix}"), wide, to(38, 2));
+        let name = format!("d256_40_4_to_d128_38_2_half_up{suffix}");
+        rescale_case(&name, &label("i256"), wide, to(38, 2));
     }
 }
-
 /// Spark's money × rate at `decimal(38,18)`: money below 10^12 in value,
 /// stored below 10^30 (~100 bits).
 const SPARK_MONEY: u128 = 10_u128.pow(30);
@@ -579,45 +776,60 @@ fn arrow_spark(
 /// A Spark-profile case: mul and div of two `Decimal128(38,18)` columns,
 /// through the Arrow-facing call an engine makes.
 fn spark_case(
-    c: &mut Criterion,
     name: &str,
+    labels: [String; 2],
     (lhs, rhs): (PrimitiveArray<Decimal128Type>, PrimitiveArray<Decimal128Type>),
 ) {
     let len = lhs.len();
     let opts = ArithmeticOptions::spark();
-    for op in [BinaryOp::Mul, BinaryOp::Div] {
+    for (op, label) in [BinaryOp::Mul, BinaryOp::Div].into_iter().zip(labels) {
         let (a, b, l, r) = (lhs.clone(), rhs.clone(), lhs.clone(), rhs.clone());
         let pair = Pair {
             ours: Box::new(move || decimal_kernels::arrow::binary(op, &a, &b, &opts).unwrap()),
             arrow: Box::new(move || arrow_spark(op, &l, &r)),
         };
-        bench_pair(c, name, &format!("{op:?}").to_lowercase(), len, pair);
+        bench_pair(name, &format!("{op:?}").to_lowercase(), len, &label, pair);
     }
 }
 
-fn spark_profile(c: &mut Criterion) {
+fn spark_profile() {
     for (len, with_nulls) in sizes() {
         let suffix = if with_nulls { "_nulls" } else { "" };
+        let labels = |mul: &str, div: &str| {
+            [mul, div].map(|label| with_nulls_label(label.to_owned(), with_nulls))
+        };
         let rng = &mut Rng(0x5851_f42d_4c95_7f2d ^ len as u64);
         let mut column = |max| money::<Decimal128Type>(rng, max, len, 38, 18, with_nulls, |v| v);
         // Money × rate: products ~163 bits (the rates are never zero).
         let money_rate = (column(SPARK_MONEY), column(SPARK_RATE));
-        spark_case(c, &format!("spark_d128_38_18{suffix}"), money_rate);
+        let money_rate_labels = labels(
+            "money ±<10^30 (100 bits) × rate ±<10^19 (64 bits), scale 36 to 6 half up: \
+             products <10^49 (163 bits) — not favourable: beyond 128 bits",
+            "money ±<10^30 (100 bits) ÷ rate ±<10^19 (64 bits) at scale 6 half up: \
+             dividends ·10^6 <10^36 (120 bits; arrow's ·10^22, 173 bits) — not favourable: \
+             beyond i64",
+        );
+        spark_case(&format!("spark_d128_38_18{suffix}"), money_rate_labels, money_rate);
         // Favourable: products within 127 bits.
         let small_rate = (column(SPARK_SMALL), column(SPARK_RATE));
-        spark_case(c, &format!("spark_d128_38_18_narrow{suffix}"), small_rate);
+        let small_rate_labels = labels(
+            "small ±<10^19 (64 bits) × rate ±<10^19 (64 bits), scale 36 to 6 half up: \
+             products <10^38 (127 bits) — favourable: fits i128",
+            "small ±<10^19 (64 bits) ÷ rate ±<10^19 (64 bits) at scale 6 half up: \
+             dividends ·10^6 <10^25 (84 bits; arrow's ·10^22, 137 bits) — favourable: fits i128",
+        );
+        spark_case(&format!("spark_d128_38_18_narrow{suffix}"), small_rate_labels, small_rate);
     }
 }
 
-criterion_group!(
-    benches,
-    arrow_profile,
-    fixed_point_multiply,
-    wrapping_add_limit,
-    wrapping_neg_limit,
-    rescale_casts,
-    spark_profile,
-    aggregates::whole_column,
-    aggregates::grouped_sum_limit
-);
-criterion_main!(benches);
+fn main() {
+    arrow_profile();
+    fixed_point_multiply();
+    wrapping_add_limit();
+    wrapping_neg_limit();
+    rescale_casts();
+    spark_profile();
+    aggregates::whole_column();
+    aggregates::grouped_sum_limit();
+    eprintln!("paired: results in {}", paired::results_path().display());
+}

@@ -1,24 +1,32 @@
 #!/usr/bin/env python3
-"""Tabulates the last `cargo bench --bench kernels` run.
+"""Tabulates the results of `cargo bench --bench kernels`.
 
-Reads <criterion>/<group>/<case>_<side>/<size>/new/estimates.json (criterion's
-median for each benchmark) and pairs each of our cases with its peer (`arrow`,
-or `wrapping_loop` for the add and neg limits). Then
+Reads the JSON lines the bench appends to <target dir>/paired/results.jsonl
+(one per case: group, case, rows, the case's value distribution, both sides'
+median ns/row and percentiles over alternating sample pairs, and the ratios
+peer/ours), keeps the latest line of each case, then
 
-- writes benches/RESULTS.md: where and when the run was made, what data each
-  case uses, the goals table and every case's time per row and speedup;
+- writes benches/RESULTS.md: when the results were taken (and whether they
+  come from more than one run), the source commit, the machine, the goals
+  table and every case with its distribution, both medians, the ratio and
+  its spread;
 - prints the goals table to stdout, for the README's performance section:
-  each goal at 8,192 and 1,048,576 rows, our add and neg against plain loops, and
-  every case whose time with 10% nulls exceeds 1.15 times its time without.
+  each goal at 8,192 and 1,048,576 rows, our add, neg and grouped sums
+  against plain loops, the FixedPoint money × rate multiply against our own
+  favourable case, and every case whose time with 10% nulls exceeds 1.15
+  times its time without.
+
+Ratios are the median of the per-pair ratios (peer time / ours in the same
+pair of samples); the spread is their 10th to 90th percentile.
 
 The machine is described as this script sees it, so run it on the machine that
 ran the benches, right after them.
 
-Usage: python3 benches/report.py [CRITERION_DIR] [--out FILE] [--note TEXT]
-  CRITERION_DIR  default: $CARGO_TARGET_DIR/criterion, else target/criterion
-                 of this repository
-  --out FILE     default: benches/RESULTS.md of this repository
-  --note TEXT    added to the header, e.g. the bench options used
+Usage: python3 benches/report.py [RESULTS] [--out FILE] [--note TEXT]
+  RESULTS     default: $CARGO_TARGET_DIR/paired/results.jsonl, else
+              target/paired/results.jsonl of this repository
+  --out FILE  default: benches/RESULTS.md of this repository
+  --note TEXT added to the header, e.g. the bench options used
 """
 import argparse
 import datetime
@@ -30,88 +38,9 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIZES = (8192, 1048576)
-# Results further apart than this come from different `cargo bench` runs.
-RUN_GAP = datetime.timedelta(minutes=30)
 
-# What each benchmark group computes, as built by benches/kernels.rs; keep the
-# two in step. Values are stored integers, uniform, never zero, of either
-# sign; the results' header says why the factor is small.
-MONEY = "money: magnitude in [1, 10^12)"
-FACTOR = "factor: magnitude in [1, 10^6)"
-ARROW = "`arrow_arith::numeric`"
-ALL_OPS = "add, sub, mul, div, rem, div_scalar, rem_scalar"
-CAST = "`arrow_cast::cast` (half away from zero)"
-MONEY_4 = "money at scale 4: magnitude in [1, 10^14) (~47 bits)"
-SPARK_MONEY = "money: magnitude in [1, 10^30) (~100 bits)"
-SPARK_RATE = "rate: magnitude in [1, 10^19) (~63 bits)"
-SPARK_PEER = (
-    "both sides cast to `Decimal256(38,18)`, `arrow_arith::numeric` (mul at scale 36, "
-    "div at scale 22), rounded half up to `Decimal128(38,6)`"
-)
-GROUPS = {
-    "d64_15_2": ("`Decimal64(15,2)`, Arrow profile", MONEY, FACTOR, "add, sub, mul, div, rem", ARROW),
-    "d128_15_2": ("`Decimal128(15,2)`, Arrow profile", MONEY, FACTOR, ALL_OPS, ARROW),
-    "d128_38_10": ("`Decimal128(38,10)`, Arrow profile", MONEY, FACTOR, ALL_OPS + ", neg", ARROW),
-    "d256_40_2": ("`Decimal256(40,2)`, Arrow profile", MONEY, MONEY, ALL_OPS, ARROW),
-    "d256_60_10_by_40_10": (
-        "`Decimal256(60,10)` ⊕ `Decimal256(40,10)`, Arrow profile",
-        "40 digits: magnitude in [10^39, 10^40)",
-        "38 digits: magnitude in [10^37, 10^38)",
-        "add, sub, div",
-        ARROW,
-    ),
-    "fixed_38_2_half_up": (
-        "`Decimal128(38,2)`, FixedPoint profile, HalfUp",
-        MONEY,
-        FACTOR,
-        "mul",
-        "`multiply_fixed_point_checked(·, ·, 2)`",
-    ),
-    "spark_d128_38_18": (
-        "`Decimal128(38,18)` to `Decimal128(38,6)`, Spark profile: money × rate, products ~163 bits",
-        SPARK_MONEY,
-        SPARK_RATE,
-        "mul, div",
-        SPARK_PEER,
-    ),
-    "spark_d128_38_18_narrow": (
-        "`Decimal128(38,18)` to `Decimal128(38,6)`, Spark profile: favourable, products within 127 bits",
-        "small: magnitude in [1, 10^19) (~63 bits)",
-        SPARK_RATE,
-        "mul, div",
-        SPARK_PEER,
-    ),
-    "d128_15_2_add_limit": (
-        "`Decimal128(15,2)`, Arrow profile",
-        MONEY,
-        FACTOR,
-        "add",
-        "a plain `wrapping_add` loop over the same `i128` buffers into a new vector",
-    ),
-    "d128_38_10_neg_limit": (
-        "`Decimal128(38,10)`, Arrow profile, precision checked",
-        MONEY,
-        "–",
-        "neg",
-        "a plain `wrapping_neg` loop over the same `i128` buffer into a new vector",
-    ),
-    "d128_15_4_to_d128_15_2_half_up": (
-        "`Decimal128(15,4)` to `Decimal128(15,2)`, HalfUp, Arrow arrays in and out",
-        MONEY_4,
-        "–",
-        "rescale",
-        CAST,
-    ),
-    "d256_40_4_to_d128_38_2_half_up": (
-        "`Decimal256(40,4)` to `Decimal128(38,2)`, HalfUp, Arrow arrays in and out",
-        MONEY_4,
-        "–",
-        "rescale",
-        CAST,
-    ),
-}
-
-# Goals for the speed: (label, goal text, [(group, case)], minimum speedup).
+# Goals for the speed: (label, goal text, [(group, case)], minimum ratio
+# peer/ours).
 GOALS = [
     ("Decimal64 add, mul", "≥ 1.0×", [("d64_15_2", "add"), ("d64_15_2", "mul")], 1.0),
     ("Decimal64 div", "≥ 1.5×", [("d64_15_2", "div")], 1.5),
@@ -129,9 +58,11 @@ GOALS = [
     ("Decimal256 money mul", "≥ 5×", [("d256_40_2", "mul")], 5.0),
     ("Decimal256 money div", "≥ 10×", [("d256_40_2", "div")], 10.0),
     ("Decimal256 wide add", "≥ 3×", [("d256_60_10_by_40_10", "add")], 3.0),
-    ("Decimal256 wide div", "≥ 3×", [("d256_60_10_by_40_10", "div")], 3.0),
-    ("FixedPoint HalfUp mul vs `multiply_fixed_point_checked`", "≥ 5×",
-     [("fixed_38_2_half_up", "mul")], 5.0),
+    ("Decimal256 wide `(60,10)` ÷ `(40,10)`", "≥ 2×", [("d256_60_10_by_40_10", "div")], 2.0),
+    ("FixedPoint HalfUp mul vs `multiply_fixed_point_checked`, money × factor (products ≤ 60 bits)",
+     "≥ 5×", [("fixed_38_2_half_up", "mul")], 5.0),
+    ("FixedPoint HalfUp mul vs `multiply_fixed_point_checked`, money × rate (~67-bit products)",
+     "≥ 5×", [("fixed_38_2_half_up_money_rate", "mul")], 5.0),
     ("Spark `(38,18)` mul, money × rate (~163-bit products)", "≥ 5×",
      [("spark_d128_38_18", "mul")], 5.0),
     ("Spark `(38,18)` div, money ÷ rate", "≥ 5×", [("spark_d128_38_18", "div")], 5.0),
@@ -140,134 +71,141 @@ GOALS = [
      [("d128_15_2_avg", "avg")], 2.0),
 ]
 
-# Ours against a plain loop, the machine's limit: (label, group, case), each at
-# most 1.3 times the loop's time.
+# Ours against a plain loop (the machine's limit) or against our own
+# favourable case: (label, group, case, most times the peer's time).
 LIMITS = [
-    ("Decimal128 add vs the plain `wrapping_add` loop", "d128_15_2_add_limit", "add"),
-    ("Decimal128 neg vs the plain `wrapping_neg` loop", "d128_38_10_neg_limit", "neg"),
+    ("Decimal128 add vs the plain `wrapping_add` loop", "d128_15_2_add_limit", "add", 1.3),
+    ("Decimal128 neg vs the plain `wrapping_neg` loop", "d128_38_10_neg_limit", "neg", 1.3),
     ("Decimal128 sum by 4 groups vs a plain `i128` scatter loop", "d128_15_2_sum_groups_limit",
-     "groups_4"),
+     "groups_4", 1.3),
     ("Decimal128 sum by 1,000 groups vs a plain `i128` scatter loop",
-     "d128_15_2_sum_groups_limit", "groups_1000"),
+     "d128_15_2_sum_groups_limit", "groups_1000", 1.3),
+    ("FixedPoint HalfUp mul, money × rate (~67-bit products) vs ours on money × factor "
+     "(≤ 60 bits)", "fixed_38_2_half_up_money_rate", "mul_vs_favourable", 2.0),
 ]
-LIMIT = 1.3
+NULLS_LIMIT = 1.15
 
 
-def read_results(root):
-    """{(group, case, rows): {side: ns per row}} and each result's file time."""
-    rows, times = {}, []
-    for dirpath, _dirs, files in os.walk(root):
-        if "estimates.json" not in files or os.path.basename(dirpath) != "new":
-            continue
-        parts = os.path.relpath(dirpath, root).split(os.sep)
-        if len(parts) != 4:
-            continue
-        group, function, size, _ = parts
-        side = next((x for x in ("ours", "arrow", "wrapping_loop") if function.endswith("_" + x)), None)
-        if side is None or not size.isdigit():
-            continue
-        case = function[: -len(side) - 1]
-        path = os.path.join(dirpath, "estimates.json")
-        with open(path) as f:
-            median_ns = json.load(f)["median"]["point_estimate"]
-        rows.setdefault((group, case, int(size)), {})[side] = median_ns / int(size)
-        times.append(datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc))
-    return rows, sorted(times)
+def default_results():
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(REPO, "target")
+    return os.path.join(target, "paired", "results.jsonl")
 
 
-def peer_of(sides):
-    return next(((k, v) for k, v in sides.items() if k != "ours"), (None, None))
+def read_results(path):
+    """{(group, case, rows): the case's latest record} and {run: (first, last) time}."""
+    cases, runs = {}, {}
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as e:
+                print(f"report.py: {path}:{number}: skipped, not JSON ({e})", file=sys.stderr)
+                continue
+            cases[(record["group"], record["case"], record["rows"])] = record
+    for record in cases.values():
+        first, last = runs.get(record["run"], (record["time"], record["time"]))
+        runs[record["run"]] = (min(first, record["time"]), max(last, record["time"]))
+    return cases, runs
 
 
-def speedup(rows, group, case, size):
-    sides = rows.get((group, case, size), {})
-    _, peer = peer_of(sides)
-    return None if peer is None or "ours" not in sides else peer / sides["ours"]
+def ratio(cases, group, case, size):
+    """(median, p10, p90) of the per-pair ratios peer/ours, or None."""
+    record = cases.get((group, case, size))
+    if record is None:
+        return None
+    r = record["pair_ratio"]
+    return r["median"], r["p10"], r["p90"]
 
 
 def verdict(oks):
+    """The verdict of a goal from its check at each size: True, False, or None
+    (not measured)."""
+    if all(ok is None for ok in oks):
+        return "not measured"
     if all(oks):
         return "met"
+    if oks[0] is None:
+        return "met at 1M rows (8,192 not measured)" if oks[1] else "not met"
+    if oks[0] and oks[1] is None:
+        return "met for 8,192-row batches (1M not measured)"
     if oks[0]:
         return "met for 8,192-row batches"
     return "not met"
 
 
-def goals_table(rows):
-    lines = ["| case | goal | 8,192 | 1M | |", "|---|---|---:|---:|---|"]
-    for label, goal, cases, minimum in GOALS:
+def goals_table(cases):
+    lines = [
+        "| case | goal | 8,192 (p10–p90) | 1M (p10–p90) | |",
+        "|---|---|---:|---:|---|",
+    ]
+    for label, goal, pairs, minimum in GOALS:
         cells, oks = [], []
         for size in SIZES:
-            values = [speedup(rows, g, c, size) for g, c in cases]
+            values = [ratio(cases, g, c, size) for g, c in pairs]
             if None in values:
                 cells.append("–")
-                oks.append(False)
+                oks.append(None)
                 continue
-            cells.append(", ".join(f"{v:.2f}×" for v in values))
-            oks.append(all(v >= minimum for v in values))
+            cells.append(", ".join(f"{m:.2f}× ({lo:.2f}–{hi:.2f})" for m, lo, hi in values))
+            oks.append(all(m >= minimum for m, _, _ in values))
         lines.append(f"| {label} | {goal} | {cells[0]} | {cells[1]} | {verdict(oks)} |")
 
-    # Ours against the plain loops: at most LIMIT times their time.
-    for label, group, case in LIMITS:
+    # Ours against the plain loops and our favourable case: at most `most`
+    # times their time (the inverse of the ratio; its spread inverted too).
+    for label, group, case, most in LIMITS:
         cells, oks = [], []
         for size in SIZES:
-            s = speedup(rows, group, case, size)
-            cells.append("–" if s is None else f"{1 / s:.2f}×")
-            oks.append(s is not None and 1 / s <= LIMIT)
-        lines.append(
-            f"| {label} | ≤ {LIMIT}× its time | {cells[0]} | {cells[1]} | {verdict(oks)} |"
-        )
+            r = ratio(cases, group, case, size)
+            if r is None:
+                cells.append("–")
+                oks.append(None)
+                continue
+            m, lo, hi = r
+            cells.append(f"{1 / m:.2f}× ({1 / hi:.2f}–{1 / lo:.2f})")
+            oks.append(1 / m <= most)
+        lines.append(f"| {label} | ≤ {most}× its time | {cells[0]} | {cells[1]} | {verdict(oks)} |")
 
-    # Nulls: our time with 10% nulls over our time without, for every case.
+    # Nulls: our median with 10% nulls over our median without, for every
+    # case (two cases, so not from sample pairs).
     worst = []
-    for (group, case, size), sides in sorted(rows.items()):
-        if not group.endswith("_nulls") or "ours" not in sides:
+    for (group, case, size), record in sorted(cases.items()):
+        if not group.endswith("_nulls"):
             continue
-        plain = rows.get((group[: -len("_nulls")], case, size), {}).get("ours")
+        plain = cases.get((group[: -len("_nulls")], case, size))
         if plain is not None:
-            worst.append((sides["ours"] / plain, f"{group[: -len('_nulls')]} {case} at {size}"))
-    over = [f"{name} {ratio:.2f}×" for ratio, name in sorted(worst, reverse=True) if ratio > 1.15]
+            ours = record["ours_ns"]["median"] / plain["ours_ns"]["median"]
+            worst.append((ours, f"{group[: -len('_nulls')]} {case} at {size}"))
+    over = [f"{name} {r:.2f}×" for r, name in sorted(worst, reverse=True) if r > NULLS_LIMIT]
     if not worst:
         summary, verdict_nulls = "not measured", "–"
     elif over:
         summary, verdict_nulls = "over the goal: " + "; ".join(over), "not met everywhere"
     else:
         summary, verdict_nulls = f"at most {max(worst)[0]:.2f}×", "met"
-    lines.append(f"| 10% nulls vs no nulls | ≤ 1.15× | {summary} | | {verdict_nulls} |")
+    lines.append(f"| 10% nulls vs no nulls (ours) | ≤ {NULLS_LIMIT}× | {summary} | | {verdict_nulls} |")
     return lines
 
 
-def ns(value):
-    return "–" if value is None else f"{value:.2f}"
+def cell(text):
+    return text.replace("|", "\\|")
 
 
-def results_table(rows):
+def results_table(cases):
     lines = [
-        "| case | rows | ours ns/row | peer ns/row | peer | speedup |",
-        "|---|---:|---:|---:|---|---:|",
+        "| case | rows | values | ours ns/row | peer | peer ns/row | ratio of medians "
+        "| pair ratio (p10–p90) |",
+        "|---|---:|---|---:|---|---:|---:|---:|",
     ]
-    for (group, case, size), sides in sorted(rows.items()):
-        ours = sides.get("ours")
-        peer_name, peer = peer_of(sides)
-        ratio = "–" if ours is None or peer is None else f"{peer / ours:.2f}x"
+    for (group, case, size), r in sorted(cases.items()):
+        pr = r["pair_ratio"]
         lines.append(
-            f"| {group} {case} | {size} | {ns(ours)} | {ns(peer)} | {peer_name or '–'} | {ratio} |"
+            f"| {group}/{case} | {size} | {cell(r['distribution'])} "
+            f"| {r['ours_ns']['median']:.3f} | {r['peer']} | {r['peer_ns']['median']:.3f} "
+            f"| {r['ratio_of_medians']:.2f}× | {pr['median']:.2f}× ({pr['p10']:.2f}–{pr['p90']:.2f}) |"
         )
-    return lines
-
-
-def cases_table(rows):
-    lines = [
-        "| group | types | left values | right values | cases | compared with |",
-        "|---|---|---|---|---|---|",
-    ]
-    groups = sorted({g[: -len("_nulls")] if g.endswith("_nulls") else g for g, _, _ in rows})
-    for group in groups:
-        if group not in GROUPS:
-            print(f"report.py: group {group} is not described in GROUPS", file=sys.stderr)
-            lines.append(f"| {group} | (not described in benches/report.py) | | | | |")
-            continue
-        lines.append("| " + " | ".join((group,) + GROUPS[group]) + " |")
     return lines
 
 
@@ -279,9 +217,16 @@ def command(*args):
     return done.stdout.strip()
 
 
+# Microarchitectures of CPUs that a hypervisor names only by brand, from the
+# vendor's family and model numbers (AMD family 19h model 11h: Genoa).
+MICROARCHITECTURES = {
+    ("AuthenticAMD", 25, range(0x11, 0x12)): "Zen 4 (EPYC 9004 series, Genoa)",
+}
+
+
 def machine():
     """One line per fact about the machine running this script."""
-    model, cpus, flags, memory = None, 0, set(), None
+    info, cpus, flags, memory = {}, 0, set(), None
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
@@ -289,10 +234,10 @@ def machine():
                 key, value = key.strip(), value.strip()
                 if key == "processor":
                     cpus += 1
-                elif key == "model name" and model is None:
-                    model = value
                 elif key == "flags" and not flags:
                     flags = set(value.split())
+                elif key in ("model name", "vendor_id", "cpu family", "model", "stepping"):
+                    info.setdefault(key, value)
     except OSError:
         pass
     try:
@@ -306,10 +251,25 @@ def machine():
         key, _, value = line.partition(":")
         lscpu[key.strip()] = value.strip()
     caches = ", ".join(f"{k.split()[0]} {lscpu[k]}" for k in ("L1d cache", "L2 cache", "L3 cache") if k in lscpu)
-    facts = [
-        f"CPU: {model or platform.processor() or platform.machine()}",
-        f"logical CPUs: {cpus or os.cpu_count()}",
-    ]
+    model = info.get("model name") or lscpu.get("Model name") or platform.processor() or platform.machine()
+    cpu = f"CPU: {model} (`model name` in /proc/cpuinfo"
+    if lscpu.get("Model name"):
+        cpu += f"; lscpu's `Model name`: {lscpu['Model name']}"
+    cpu += ")"
+    facts = [cpu]
+    try:
+        vendor = info["vendor_id"]
+        family, number = int(info["cpu family"]), int(info["model"])
+        ids = f"{vendor}, family {family}, model {number}, stepping {info.get('stepping', '?')}"
+        arch = next(
+            (name for (v, fam, models), name in MICROARCHITECTURES.items()
+             if v == vendor and fam == family and number in models),
+            None,
+        )
+        facts.append("CPU identification: " + ids + (f" — {arch}" if arch else ""))
+    except (KeyError, ValueError):
+        pass
+    facts.append(f"logical CPUs: {cpus or os.cpu_count()}")
     if caches:
         facts.append(f"caches: {caches}")
     if memory:
@@ -337,24 +297,13 @@ def source():
     return f"`{commit}`" + (" with uncommitted changes" if changed else "")
 
 
-def runs(times):
-    """The spans of time the results were written in, split where they pause."""
-    spans = [[times[0], times[0]]]
-    for t in times[1:]:
-        if t - spans[-1][1] > RUN_GAP:
-            spans.append([t, t])
-        else:
-            spans[-1][1] = t
-    return spans
-
-
 def stamp(t):
-    return t.strftime("%Y-%m-%d %H:%M UTC")
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def results_md(rows, times, note):
-    spans = runs(times)
-    when = "; ".join(f"{stamp(a)} to {stamp(b)}" for a, b in spans)
+def results_md(cases, runs, note):
+    when = "; ".join(f"{stamp(a)} to {stamp(b)}" for a, b in sorted(runs.values()))
+    samples = sorted({r["samples"] for r in cases.values()})
     header = [
         "# Benchmark results",
         "",
@@ -363,62 +312,72 @@ def results_md(rows, times, note):
         "",
         "## The run",
         "",
-        f"- results written: {when}",
+        f"- results taken: {when}",
     ]
-    if len(spans) > 1:
+    if len(runs) > 1:
         header.append(
-            f"- **the results come from {len(spans)} separate runs** (pauses of over "
-            f"{RUN_GAP.seconds // 60} minutes): older cases were not re-measured"
+            f"- **the results come from {len(runs)} separate runs** (a filtered run re-measures "
+            "only its cases): compare ratios within a case, not times across runs"
         )
     header.append(f"- source when tabulated: {source()}")
+    header.append(f"- sample pairs per case: {', '.join(map(str, samples))}")
     if note:
         header.append(f"- note: {note}")
     header += ["- machine (as seen when tabulated):"]
     header += [f"  - {fact}" for fact in machine()]
     header += [
         "",
-        "## The cases",
+        "## How",
         "",
-        "Each case hands the same Arrow buffers to both sides, checks that they return",
-        "the same type and values, then times each. Values are stored integers",
-        "from a fixed-seed generator (`benches/kernels.rs`), uniform in the ranges",
-        "below, never zero, of either sign; the factor is small so that arrow's",
-        "products and quotients of money stay within a `Decimal64` and it succeeds.",
-        "`div_scalar` and `rem_scalar` divide the left column by one value, the right",
-        "column's row 1; `neg` negates the left column. A rescale (half up) hands",
-        "both sides the same Arrow array and takes an Arrow array back.",
-        "Sizes: 16, 8,192 and 1,048,576 rows. A group ending in `_nulls` is the same",
-        "case with every tenth row null on both sides, at 8,192 and 1,048,576 rows.",
+        "Each case hands the same inputs to both sides and checks that they return the",
+        "same type and values (the `mul_vs_favourable` case compares two of our own",
+        "calls on different columns, each checked against arrow in its own case). Then",
+        "both sides are warmed up and timed in alternating samples of about 3 ms each",
+        "(`benches/kernels/paired.rs`): in each pair one side runs right after the",
+        "other, which side first alternating, so that a slow spell of a shared machine",
+        "slows both. Times are medians over the samples; the ratio (peer time / ours)",
+        "is the median of the per-pair ratios, and its spread the 10th to 90th",
+        "percentile of those; the ratio of the two medians is given too.",
         "",
+        "Values are stored integers from a fixed-seed generator, uniform in magnitude",
+        "below the bound given, never zero, of either sign (`benches/kernels.rs` says",
+        "what each group computes). Each case's values column gives the bits of the",
+        "operands and of what the operator forms from them, and whether the case is",
+        "favourable: every intermediate fits 64 bits (for Spark's `(38,18)`, 128).",
+        "A group ending in `_nulls` is the same case with every tenth row null on both",
+        "sides.",
     ]
     body = [
         "",
         "## Against the goals",
         "",
-        "Speedup = peer time / ours, from criterion's medians.",
+        "Ratio: peer time / ours, median of the sample pairs (10th–90th percentile).",
+        "Rows \"≤ N× its time\" give our time over the peer's, the inverse.",
         "",
     ]
-    body += goals_table(rows)
+    body += goals_table(cases)
     body += ["", "## Every case", ""]
-    body += results_table(rows)
-    return "\n".join(header + cases_table(rows) + body) + "\n"
+    body += results_table(cases)
+    return "\n".join(header + body) + "\n"
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(REPO, "target")
-    parser.add_argument("criterion", nargs="?", default=os.path.join(target, "criterion"))
+    parser.add_argument("results", nargs="?", default=default_results())
     parser.add_argument("--out", default=os.path.join(REPO, "benches", "RESULTS.md"))
     parser.add_argument("--note", default="")
     args = parser.parse_args()
 
-    rows, times = read_results(args.criterion)
-    if not rows:
-        sys.exit(f"report.py: no kernels benchmark results under {args.criterion}")
+    try:
+        cases, runs = read_results(args.results)
+    except OSError as e:
+        sys.exit(f"report.py: cannot read {args.results}: {e}")
+    if not cases:
+        sys.exit(f"report.py: no results in {args.results}")
     with open(args.out, "w") as f:
-        f.write(results_md(rows, times, args.note))
-    print(f"report.py: wrote {args.out} ({len(rows)} cases)", file=sys.stderr)
-    print("\n".join(goals_table(rows)))
+        f.write(results_md(cases, runs, args.note))
+    print(f"report.py: wrote {args.out} ({len(cases)} cases)", file=sys.stderr)
+    print("\n".join(goals_table(cases)))
 
 
 if __name__ == "__main__":
