@@ -40,9 +40,10 @@
 //!   products below `10^20` (67 bits): beyond `i64`. Its `mul_vs_favourable`
 //!   case times ours on these columns against ours on the favourable ones.
 //!
-//! Limits, ours against a plain loop over the same `i128` buffers that
-//! allocates its output: `d128_15_2_add_limit` (`wrapping_add`, money +
-//! factor), `d128_38_10_neg_limit` (`wrapping_neg` of money).
+//! Limits, ours against a plain loop over the same buffers that allocates
+//! its output: `d128_15_2_add_limit` (`i128` `wrapping_add`, money +
+//! factor), `d256_40_2_add_limit` (`i256` `wrapping_add`, money + money),
+//! `d128_38_10_neg_limit` (`i128` `wrapping_neg` of money).
 //!
 //! Rescale (a cast, half up) of money at scale 4, `±<10^14` (47 bits, one row
 //! in a hundred a tie), against `arrow_cast::cast` (which rounds half away
@@ -595,12 +596,12 @@ fn limit_sizes() -> impl Iterator<Item = usize> {
 /// Our call against a plain loop over the same `i128` buffers that allocates
 /// its output, the machine's limit for the operator; first checked to give
 /// the same values.
-fn bench_limit(
+fn bench_limit<T: DecimalNative>(
     group: &str,
     case: &str,
     label: &str,
     ours: impl Fn() -> DecimalArray,
-    plain: impl Fn() -> ScalarBuffer<i128>,
+    plain: impl Fn() -> ScalarBuffer<T>,
 ) {
     if !paired::selected(group, case) {
         return;
@@ -608,7 +609,7 @@ fn bench_limit(
     let (got, want) = (ours(), plain());
     assert_eq!(got.rows(), want.len(), "{group}/{case}: length");
     for (i, &v) in want.iter().enumerate() {
-        assert_eq!(got.row(i), Some(i256::from_i128(v)), "{group}/{case}: row {i}");
+        assert_eq!(got.row(i), Some(v.to_i256()), "{group}/{case}: row {i}");
     }
     paired::compare(group, case, want.len(), label, "wrapping_loop", ours, plain);
 }
@@ -626,6 +627,24 @@ fn wrapping_add_limit() {
             "d128_15_2_add_limit",
             "add",
             &MONEY_FACTOR_64.of("add", false),
+            || binary(BinaryOp::Add, &a, &b, &opts).unwrap(),
+            || {
+                ScalarBuffer::from(
+                    x.iter().zip(y.iter()).map(|(p, q)| p.wrapping_add(*q)).collect::<Vec<_>>(),
+                )
+            },
+        );
+        // The same for money stored as `i256`: the floor of a Decimal256 add.
+        let wide =
+            |rng: &mut Rng| money::<Decimal256Type>(rng, MONEY, len, 40, 2, false, i256::from_i128);
+        let (lhs, rhs) = (wide(rng), wide(rng));
+        let (a, b) = (ours(&lhs), ours(&rhs));
+        let opts = ArithmeticOptions::arrow(StorageWidth::I256);
+        let (x, y) = (lhs.values().clone(), rhs.values().clone());
+        bench_limit(
+            "d256_40_2_add_limit",
+            "add",
+            &MONEY_MONEY_256.of("add", false),
             || binary(BinaryOp::Add, &a, &b, &opts).unwrap(),
             || {
                 ScalarBuffer::from(
