@@ -46,6 +46,8 @@ include!("../tests/support/arrow_crates.rs");
 
 #[path = "kernels/aggregates.rs"]
 mod aggregates;
+#[path = "kernels/reuse.rs"]
+mod reuse;
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -618,6 +620,8 @@ criterion_group!(
     rescale_casts,
     spark_profile,
     aggregates::whole_column,
-    aggregates::grouped_sum_limit
+    aggregates::grouped_sum_limit,
+    reuse::recycled_arrow_profile,
+    reuse::recycled_fixed_point_multiply
 );
 criterion_main!(benches);
