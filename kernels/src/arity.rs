@@ -238,7 +238,8 @@ pub struct Output<S: Storage> {
 /// The vector is cleared and its allocation holds the results, grown only
 /// when its capacity is below the frame's number of rows; the returned
 /// [`Output`]'s values are that allocation (`ScalarBuffer::from(Vec)` does
-/// not copy), so an engine that recovers it from a result it is done with
+/// not copy; it allocates only the buffer's fixed-size shared header), so an
+/// engine that recovers it from a result it is done with
 /// (arrow-buffer's `ScalarBuffer::into_inner` then `Buffer::into_vec`, which
 /// succeed when nothing else shares the buffer) computes batch after batch
 /// in one allocation. A call that fails drops the vector. Results are the
