@@ -63,7 +63,7 @@ impl fmt::Display for UnaryOp {
 }
 
 /// `op operand` row by row, under `options`: results stored as the profile
-/// stores a result of their type (see [`Semantics`]).
+/// stores a result of their type (see [`Semantics`](crate::Semantics)).
 ///
 /// ```
 /// use decimal_kernels::{unary, ArithmeticOptions, DecimalArray, DecimalType, OverflowPolicy, UnaryOp};
