@@ -81,6 +81,8 @@ include!("../tests/support/arrow_crates.rs");
 mod aggregates;
 #[path = "kernels/paired.rs"]
 mod paired;
+#[path = "kernels/reuse.rs"]
+mod reuse;
 
 use std::sync::Arc;
 
@@ -850,5 +852,7 @@ fn main() {
     spark_profile();
     aggregates::whole_column();
     aggregates::grouped_sum_limit();
+    reuse::recycled_arrow_profile();
+    reuse::recycled_fixed_point_multiply();
     eprintln!("paired: results in {}", paired::results_path().display());
 }

@@ -122,6 +122,17 @@ impl DecimalValues {
         with_buffer!(self, b => b.slice(offset, len).into_values())
     }
 
+    /// The buffer's memory as a vector of `T`, when the values are stored as
+    /// `T` and nothing else shares the buffer (nor a slice of it starts past
+    /// its first value, nor did it come from an allocation a `Vec<T>` cannot
+    /// own).
+    pub(crate) fn into_vec<T: DecimalNative>(self) -> Option<Vec<T>> {
+        if self.width() != T::WIDTH {
+            return None;
+        }
+        with_buffer!(self, b => b.into_inner().into_vec::<T>().ok())
+    }
+
     /// The values converted to `T`, borrowed when already stored as `T`;
     /// `Err(row)` names the first row whose value does not fit `T`, unless
     /// that row is null according to `is_valid`.
@@ -307,6 +318,11 @@ impl DecimalArray {
     ) -> Self {
         let nulls = nulls.filter(|n| n.null_count() > 0);
         Self { dtype, values, nulls, checked: true }
+    }
+
+    /// The values and the validity.
+    pub(crate) fn into_parts(self) -> (DecimalValues, Option<NullBuffer>) {
+        (self.values, self.nulls)
     }
 
     fn check_values(&self) -> Result<(), DecimalError> {

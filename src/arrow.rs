@@ -82,7 +82,7 @@ use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
 use crate::array::{DecimalArray, DecimalNative, DecimalValues};
-use crate::dispatch::{Operand, compute};
+use crate::dispatch::{Operand, Recycled, compute, compute_recycling};
 use crate::error::DecimalError;
 use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Semantics};
 use crate::profile::{result_type, result_width};
@@ -416,6 +416,80 @@ pub fn binary(
     Ok(compute(op, l.operand(), r.operand(), result, width, options)?.to_arrow())
 }
 
+/// `lhs op rhs` as [`binary`], written into the memory of `recycled`, a
+/// result the caller is done with (any Arrow decimal array this crate
+/// returned): the Arrow face of
+/// [`binary_recycling`](crate::binary_recycling), under the same rules for
+/// what is reused, and with the same results as [`binary`]. For the
+/// `arrow_arith` drop-ins ([`add`], [`sub`], [`mul`], [`div`], [`rem`]),
+/// pass [`ArithmeticOptions::arrow`] at the operands' width.
+///
+/// Its values buffer and validity bitmap are reused when `recycled` is the
+/// only reference to the array and to them (drop every clone of the
+/// `ArrayRef` first); an array that is shared, sliced, of another decimal
+/// width or not a decimal array at all is dropped and the result allocated
+/// as by [`binary`]. What is left to allocate does not grow with the rows:
+/// the buffers' fixed-size headers, as for
+/// [`binary_recycling`](crate::binary_recycling), and the returned
+/// [`ArrayRef`]'s own `Arc` around the array (about a hundred bytes).
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// use arrow_array::{Array, ArrayRef, Decimal128Array};
+/// use decimal_kernels::{arrow, ArithmeticOptions, BinaryOp, StorageWidth};
+/// let opts = ArithmeticOptions::arrow(StorageWidth::I128);
+/// let mut previous: Option<ArrayRef> = None;
+/// for batch in [vec![150, -225], vec![1, 2]] {
+///     let a = Decimal128Array::from(batch).with_precision_and_scale(15, 2)?;
+///     let fresh = arrow::binary(BinaryOp::Add, &a, &a, &opts)?;
+///     let sum = match previous.take() {
+///         Some(done) => arrow::binary_recycling(BinaryOp::Add, &a, &a, &opts, done)?,
+///         None => fresh.clone(),
+///     };
+///     assert_eq!(sum.to_data(), fresh.to_data());
+///     drop(fresh);
+///     previous = Some(sum);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`binary`].
+pub fn binary_recycling(
+    op: BinaryOp,
+    lhs: &dyn Datum,
+    rhs: &dyn Datum,
+    options: &ArithmeticOptions,
+    recycled: ArrayRef,
+) -> Result<ArrayRef, ArrowError> {
+    let (l, r) = (Side::of(lhs)?, Side::of(rhs)?);
+    let result = result_type(op, l.operand().dtype(), r.operand().dtype(), options)?;
+    let width = arrow_width(result, options, l.width.max(r.width));
+    let recycled = match recycled.data_type() {
+        DataType::Decimal32(..) => recycled_parts::<Decimal32Type>(recycled),
+        DataType::Decimal64(..) => recycled_parts::<Decimal64Type>(recycled),
+        DataType::Decimal128(..) => recycled_parts::<Decimal128Type>(recycled),
+        DataType::Decimal256(..) => recycled_parts::<Decimal256Type>(recycled),
+        _ => Recycled::default(),
+    };
+    let (l, r) = (l.operand(), r.operand());
+    Ok(compute_recycling(op, l, r, result, width, options, recycled)?.to_arrow())
+}
+
+/// The buffers of an Arrow array of type `T`, held by nothing else once the
+/// array is dropped if `array` was its only reference.
+fn recycled_parts<T: ArrowPrimitiveType>(array: ArrayRef) -> Recycled
+where
+    T::Native: DecimalNative,
+{
+    let Some(typed) = array.as_primitive_opt::<T>().cloned() else {
+        return Recycled::default();
+    };
+    drop(array);
+    let (_, values, nulls) = typed.into_parts();
+    Recycled::from_parts(T::Native::into_values(values), nulls)
+}
+
 /// `lhs op rhs` on Arrow decimals at a result type the caller planned
 /// (`result`, any Arrow decimal type): each row is the exact result rounded
 /// once to its scale with the options' rounding mode, checked against its
@@ -677,7 +751,14 @@ pub fn cast(
     let rescale = ArithmeticOptions::arrow(width)
         .with_rounding(RoundingMode::HalfUp)
         .with_on_overflow(on_overflow);
-    match unary_stored(UnaryOp::Rescale { to }, Operand::Array(&decimals), width, &rescale) {
+    let recycled = Recycled::default();
+    match unary_stored(
+        UnaryOp::Rescale { to },
+        Operand::Array(&decimals),
+        width,
+        &rescale,
+        recycled,
+    ) {
         Ok(cast) => Ok(cast.to_arrow()),
         Err(DecimalError::UnaryOverflow { row, .. }) => {
             Err(cast_error(&decimals, row, to, to_type))

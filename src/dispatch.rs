@@ -6,11 +6,14 @@
 //! the width the profile wants: the kernels read each width into their work
 //! type block by block and write the result's width directly, so no operand
 //! is copied to a common width first and no result narrowed after. Validity
-//! is combined with one bitmap operation.
+//! is combined with one bitmap operation. A result the caller is done with
+//! can be handed back ([`Recycled`]): its values' and validity's memory then
+//! holds the next result.
 
-use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+use arrow_buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, i256};
 use decimal_kernels_native::{
-    self as native, DivSpec, Frame, Input, KernelError, MulSpec, Policies, RemSpec, SumSpec,
+    self as native, DivSpec, Frame, Input, KernelError, MulSpec, Policies, Recycling, RemSpec,
+    SumSpec,
 };
 
 use crate::array::{DecimalArray, DecimalNative, DecimalValues, with_native};
@@ -180,6 +183,77 @@ pub fn binary_to<'a>(
     compute(op, lhs, rhs, result, out_width, options)
 }
 
+/// `lhs op rhs` as [`binary`], written into the memory of `recycled`, a
+/// result the caller is done with: for engines that run one expression over
+/// batch after batch, so that a 1M-row call touches no newly allocated page
+/// (at that size, first touching a new buffer costs more than the arithmetic).
+///
+/// The results are [`binary`]'s. What is reused:
+///
+/// - `recycled`'s values buffer holds the result values when this crate
+///   allocated it (any result of its operators) or it came from a `Vec` of
+///   the result's native type, when nothing else shares it (no clone of the
+///   array, of its buffer or of an Arrow array over it is alive) and it is
+///   stored at the result's width; it grows if it has fewer than the call's
+///   rows. Otherwise a new buffer is allocated, as by [`binary`]: a shared,
+///   sliced or other-width array is never an error.
+/// - The validity: without nulls in the operands the result has none, and
+///   with nulls on one side only the result shares that side's bitmap; with
+///   nulls on both sides their intersection is written into `recycled`'s
+///   bitmap when nothing else shares it, and into a new one otherwise.
+///
+/// So once `recycled` holds a previous result of the expression, a call
+/// allocates nothing that grows with its rows: only the fixed-size header
+/// (an `Arc` of a few dozen bytes) arrow-buffer gives each buffer it returns,
+/// the values' and, with nulls on both sides, the validity's. Still
+/// allocated in full: under a `Null` policy, the bitmap of the rows it nulls
+/// (only when a row fails); a null scalar operand's all-null validity; the
+/// error of a call that fails (which drops `recycled`).
+///
+/// ```
+/// use decimal_kernels::{
+///     binary, binary_recycling, ArithmeticOptions, BinaryOp, DecimalArray, DecimalType, DecimalValues,
+/// };
+/// let t = DecimalType::try_new(15, 2)?;
+/// let opts = ArithmeticOptions::default();
+/// let batches = [["1.25", "2.50"], ["10.00", "-0.01"]];
+/// let mut previous: Option<DecimalArray> = None;
+/// for batch in batches {
+///     let prices = DecimalArray::from_strs(t, &batch.map(Some))?;
+///     let sum = match previous.take() {
+///         Some(done) => binary_recycling(BinaryOp::Add, &prices, &prices, &opts, done)?,
+///         None => binary(BinaryOp::Add, &prices, &prices, &opts)?,
+///     };
+///     assert_eq!(sum, binary(BinaryOp::Add, &prices, &prices, &opts)?);
+///     previous = Some(sum); // handed back for the next batch once consumed
+/// }
+/// // The second batch's sum lives in the first's buffer.
+/// let DecimalValues::I64(values) = previous.expect("two batches").values().clone() else {
+///     unreachable!("decimal(16,2) is stored as i64")
+/// };
+/// assert_eq!(values.as_ref(), [20_00, -2]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`binary`].
+pub fn binary_recycling<'a>(
+    op: BinaryOp,
+    lhs: impl Into<Operand<'a>>,
+    rhs: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+    recycled: DecimalArray,
+) -> Result<DecimalArray, DecimalError> {
+    let (lhs, rhs) = (lhs.into(), rhs.into());
+    let result = result_type(op, lhs.dtype(), rhs.dtype(), options)?;
+    remainder_scale(op, (lhs, rhs), result)?;
+    let out_width = result_width(result, options).ok_or_else(|| {
+        unsupported(op, (lhs, rhs), format!("{result} does not fit the profile's storage"))
+    })?;
+    let recycled = Recycled::from(recycled);
+    compute_recycling(op, lhs, rhs, result, out_width, options, recycled)
+}
+
 /// Refuses a remainder at a scale below the operands' aligned scale: it is
 /// exact at any scale from that one up, and below it would need rounding,
 /// which a rescale of the exact result gives (no engine rounds a remainder).
@@ -208,36 +282,124 @@ pub(crate) fn compute(
     out_width: StorageWidth,
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
+    compute_recycling(op, lhs, rhs, result, out_width, options, Recycled::default())
+}
+
+/// [`compute`], the result written into `recycled`'s memory where it serves.
+pub(crate) fn compute_recycling(
+    op: BinaryOp,
+    lhs: Operand<'_>,
+    rhs: Operand<'_>,
+    result: DecimalType,
+    out_width: StorageWidth,
+    options: &ArithmeticOptions,
+    recycled: Recycled,
+) -> Result<DecimalArray, DecimalError> {
     let call = Call { op, operands: (lhs, rhs), result, options };
     let len = rows(lhs, rhs)?;
-    over_rows(&[lhs, rhs], len, result, out_width, options, |frame| {
+    over_rows(&[lhs, rhs], len, result, out_width, options, recycled, |frame, values| {
         Ok(with_native!(out_width, T => {
-            let output = call.run::<T>(lhs.input(), rhs.input(), frame)?;
+            let output = call.run::<T>(lhs.input(), rhs.input(), frame.recycling(values.vec()))?;
             (T::into_values(output.values), output.nulls)
         }))
     })
 }
 
+/// The memory of a result handed back for the next: its values and its
+/// validity bitmap, each reused when nothing else shares it.
+#[derive(Debug, Default)]
+pub(crate) struct Recycled {
+    /// The values, whatever their width.
+    pub(crate) values: RecycledValues,
+    /// The validity.
+    nulls: Option<NullBuffer>,
+}
+
+impl From<DecimalArray> for Recycled {
+    fn from(array: DecimalArray) -> Self {
+        let (values, nulls) = array.into_parts();
+        Self { values: RecycledValues(Some(values)), nulls }
+    }
+}
+
+impl Recycled {
+    /// From the parts of an array (Arrow's), the values as stored.
+    #[cfg(feature = "arrow")]
+    pub(crate) fn from_parts(values: DecimalValues, nulls: Option<NullBuffer>) -> Self {
+        Self { values: RecycledValues(Some(values)), nulls }
+    }
+
+    /// The validity bitmap's memory, when nothing else shares it.
+    fn bitmap(&mut self) -> Option<MutableBuffer> {
+        let nulls = self.nulls.take()?;
+        nulls.into_inner().into_inner().into_mutable().ok()
+    }
+}
+
+/// A recycled values buffer of any width.
+#[derive(Debug, Default)]
+pub(crate) struct RecycledValues(Option<DecimalValues>);
+
+impl RecycledValues {
+    /// The buffer as a vector of `T` when it is stored as `T` and nothing
+    /// else shares it; an empty vector (a new allocation) otherwise.
+    pub(crate) fn vec<T: DecimalNative>(self) -> Vec<T> {
+        self.0.and_then(DecimalValues::into_vec::<T>).unwrap_or_default()
+    }
+}
+
 /// Runs `kernel` over `len` rows of `operands` for a result of type
 /// `result` stored as `out_width`: the rows' validity is the operands'
 /// combined, and a null scalar makes every row null without running it.
+/// `kernel` gets the recycled values to write into.
 pub(crate) fn over_rows(
     operands: &[Operand<'_>],
     len: usize,
     result: DecimalType,
     out_width: StorageWidth,
     options: &ArithmeticOptions,
-    kernel: impl FnOnce(&Frame<'_>) -> Result<(DecimalValues, Option<NullBuffer>), DecimalError>,
+    mut recycled: Recycled,
+    kernel: impl FnOnce(
+        &Frame<'_>,
+        RecycledValues,
+    ) -> Result<(DecimalValues, Option<NullBuffer>), DecimalError>,
 ) -> Result<DecimalArray, DecimalError> {
     if operands.iter().any(|o| matches!(o, Operand::Scalar(s) if s.is_null())) {
-        let values = with_native!(out_width, T => T::into_values(ScalarBuffer::from(vec![T::default(); len])));
+        let values = with_native!(out_width, T => {
+            let mut values = recycled.values.vec::<T>();
+            values.clear();
+            values.resize(len, T::default());
+            T::into_values(ScalarBuffer::from(values))
+        });
         return Ok(DecimalArray::from_parts(result, values, Some(NullBuffer::new_null(len))));
     }
-    let nulls =
-        operands.iter().fold(None, |acc, &o| NullBuffer::union(acc.as_ref(), array_nulls(o)));
+    let nulls = operands.iter().filter_map(|&o| array_nulls(o)).fold(None, |acc, next| {
+        Some(match acc {
+            None => next.clone(),
+            Some(acc) => intersection(&acc, next, recycled.bitmap()),
+        })
+    });
     let frame = Frame::new(len).with_nulls(nulls.as_ref()).with_policies(policies(options));
-    let (values, nulls) = kernel(&frame)?;
+    let (values, nulls) = kernel(&frame, recycled.values)?;
     Ok(DecimalArray::from_parts(result, values, nulls))
+}
+
+/// The rows valid in both `a` and `b` (of one length), written into
+/// `bitmap` when there is one (grown if too small), into a new one
+/// otherwise.
+fn intersection(a: &NullBuffer, b: &NullBuffer, bitmap: Option<MutableBuffer>) -> NullBuffer {
+    let Some(mut bits) = bitmap else {
+        return NullBuffer::new(a.inner() & b.inner());
+    };
+    bits.clear();
+    let (a_chunks, b_chunks) = (a.inner().bit_chunks(), b.inner().bit_chunks());
+    for (x, y) in a_chunks.iter().zip(b_chunks.iter()) {
+        bits.push(x & y);
+    }
+    if a_chunks.remainder_len() > 0 {
+        bits.push(a_chunks.remainder_bits() & b_chunks.remainder_bits());
+    }
+    NullBuffer::new(BooleanBuffer::new(bits.into(), 0, a.len()))
 }
 
 /// The number of rows of `lhs op rhs`: the arrays' common length, or one for
@@ -293,7 +455,7 @@ impl Call<'_> {
         &self,
         lhs: Input<'_>,
         rhs: Input<'_>,
-        frame: &Frame<'_>,
+        frame: Recycling<'_, T>,
     ) -> Result<native::Output<T>, DecimalError> {
         let (t1, t2) = (self.operands.0.dtype(), self.operands.1.dtype());
         let scale = |t: DecimalType| i32::from(t.scale());

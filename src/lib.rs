@@ -74,13 +74,13 @@ mod types;
 mod unary;
 
 pub use array::{DecimalArray, DecimalNative, DecimalValues};
-pub use dispatch::{Operand, binary, binary_to};
+pub use dispatch::{Operand, binary, binary_recycling, binary_to};
 pub use error::DecimalError;
 pub use options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Semantics};
 pub use profile::result_type;
 pub use scalar::DecimalScalar;
 pub use types::{DecimalType, MAX_PRECISION, StorageWidth};
-pub use unary::{UnaryOp, unary};
+pub use unary::{UnaryOp, unary, unary_recycling};
 
 /// `lhs + rhs` row by row; see [`binary`].
 ///

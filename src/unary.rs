@@ -4,10 +4,10 @@
 
 use core::fmt;
 
-use decimal_kernels_native::{self as native, Frame, KernelError, RescaleSpec};
+use decimal_kernels_native::{self as native, KernelError, Recycling, RescaleSpec};
 
 use crate::array::{DecimalArray, DecimalNative, with_native};
-use crate::dispatch::{Operand, over_rows};
+use crate::dispatch::{Operand, Recycled, over_rows};
 use crate::error::DecimalError;
 use crate::options::ArithmeticOptions;
 use crate::profile::stored_width;
@@ -63,7 +63,7 @@ impl fmt::Display for UnaryOp {
 }
 
 /// `op operand` row by row, under `options`: results stored as the profile
-/// stores a result of their type (see [`Semantics`]).
+/// stores a result of their type (see [`Semantics`](crate::Semantics)).
 ///
 /// ```
 /// use decimal_kernels::{unary, ArithmeticOptions, DecimalArray, DecimalType, OverflowPolicy, UnaryOp};
@@ -87,16 +87,53 @@ pub fn unary<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
     let out_width = stored_width(op.result_type(operand.dtype()), options)?;
-    unary_stored(op, operand, out_width, options)
+    unary_stored(op, operand, out_width, options, Recycled::default())
+}
+
+/// `op operand` as [`unary`], written into the memory of `recycled`, a
+/// result the caller is done with: what
+/// [`binary_recycling`](crate::binary_recycling) is to
+/// [`binary`](crate::binary), with the same rules for what is reused (the
+/// validity is the operand's, shared, so once `recycled` holds a previous
+/// result a call allocates only the values buffer's fixed-size header). A
+/// rescale that only widens the
+/// type of a checked array shares the operand's buffers as [`unary`] does,
+/// and drops `recycled`.
+///
+/// ```
+/// use decimal_kernels::{unary, unary_recycling, ArithmeticOptions, DecimalArray, DecimalType, UnaryOp};
+/// let t = DecimalType::try_new(12, 4)?;
+/// let to = UnaryOp::Rescale { to: DecimalType::try_new(10, 2)? };
+/// let opts = ArithmeticOptions::default();
+/// let first = DecimalArray::from_strs(t, &[Some("1.2345"), None])?;
+/// let previous = unary(to, &first, &opts)?;
+/// let second = DecimalArray::from_strs(t, &[Some("-0.2500"), Some("7")])?;
+/// let cast = unary_recycling(to, &second, &opts, previous)?;
+/// assert_eq!(cast.to_strs(), [Some("-0.25".into()), Some("7.00".into())]);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`unary`].
+pub fn unary_recycling<'a>(
+    op: UnaryOp,
+    operand: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+    recycled: DecimalArray,
+) -> Result<DecimalArray, DecimalError> {
+    let operand = operand.into();
+    let out_width = stored_width(op.result_type(operand.dtype()), options)?;
+    unary_stored(op, operand, out_width, options, Recycled::from(recycled))
 }
 
 /// `op operand` with results stored as `out_width` (which holds the result
-/// type).
+/// type), written into `recycled` where it serves.
 pub(crate) fn unary_stored(
     op: UnaryOp,
     operand: Operand<'_>,
     out_width: StorageWidth,
     options: &ArithmeticOptions,
+    recycled: Recycled,
 ) -> Result<DecimalArray, DecimalError> {
     let result = op.result_type(operand.dtype());
     if let (UnaryOp::Rescale { to }, Operand::Array(a)) = (op, operand)
@@ -107,9 +144,9 @@ pub(crate) fn unary_stored(
         return Ok(DecimalArray::from_parts(to, a.values().clone(), a.nulls().cloned()));
     }
     let len = operand.rows();
-    over_rows(&[operand], len, result, out_width, options, |frame| {
+    over_rows(&[operand], len, result, out_width, options, recycled, |frame, values| {
         Ok(with_native!(out_width, T => {
-            let output = run::<T>(op, operand, result, options, frame)?;
+            let output = run::<T>(op, operand, result, options, frame.recycling(values.vec()))?;
             (T::into_values(output.values), output.nulls)
         }))
     })
@@ -128,7 +165,7 @@ fn run<T: DecimalNative>(
     operand: Operand<'_>,
     result: DecimalType,
     options: &ArithmeticOptions,
-    frame: &Frame<'_>,
+    frame: Recycling<'_, T>,
 ) -> Result<native::Output<T>, DecimalError> {
     let input = operand.input();
     let precision = result.precision();

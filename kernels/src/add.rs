@@ -23,7 +23,8 @@ use core::marker::PhantomData;
 use arrow_buffer::NullBuffer;
 
 use crate::arity::{
-    Frame, KernelError, Output, RowKernel, left_or_overflow_flag, output, overflow_flag, run,
+    Frame, KernelError, Output, Recycling, RowKernel, left_or_overflow_flag, overflow_flag,
+    recycle, run,
 };
 use crate::column::{Input, Sink};
 use crate::plan::{Plan, WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
@@ -283,20 +284,20 @@ pub(crate) fn sum<O: SumOperator>(
 /// input or the validity does not have `frame.len` rows;
 /// [`KernelError::StorageTooNarrow`] when `O` cannot hold the result
 /// precision; [`KernelError::UnsupportedSpec`] when both shifts are non-zero.
-pub fn add<O: Storage>(
+pub fn add<'a, O: Storage>(
     lhs: Input<'_>,
     rhs: Input<'_>,
     spec: &SumSpec,
-    frame: &Frame<'_>,
+    frame: impl Into<Recycling<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    output(spec.result_precision, |sink| sum::<Plus>(&lhs, &rhs, spec, frame, sink))
+    recycle(spec.result_precision, frame, |frame, sink| sum::<Plus>(&lhs, &rhs, spec, frame, sink))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::arity::{OverflowPolicy, Policies};
-    use crate::sub::sub;
+    use crate::testing::{add, sub};
     use arrow_buffer::i256;
     use rstest::rstest;
 

@@ -231,18 +231,84 @@ pub struct Output<S: Storage> {
     pub nulls: Option<NullBuffer>,
 }
 
+/// A call's [`Frame`] with a vector of the caller's to write its results
+/// into, made by [`Frame::recycling`]: every operator takes one where it
+/// takes a frame (a `&Frame` writes into a new vector).
+///
+/// The vector is cleared and its allocation holds the results, grown only
+/// when its capacity is below the frame's number of rows; the returned
+/// [`Output`]'s values are that allocation (`ScalarBuffer::from(Vec)` does
+/// not copy; it allocates only the buffer's fixed-size shared header), so an
+/// engine that recovers it from a result it is done with
+/// (arrow-buffer's `ScalarBuffer::into_inner` then `Buffer::into_vec`, which
+/// succeed when nothing else shares the buffer) computes batch after batch
+/// in one allocation. A call that fails drops the vector. Results are the
+/// same as into a new vector.
+///
+/// ```
+/// use decimal_kernels_native::{Frame, Input, Output, SumSpec, add};
+/// let spec = SumSpec::new(0, 0, 18);
+/// let mut recycled: Vec<i64> = Vec::with_capacity(1024);
+/// let first_address = recycled.as_ptr();
+/// for batch in [[1i64, 2, 3], [40, 50, 60]] {
+///     let frame = Frame::new(batch.len());
+///     let sum: Output<i64> =
+///         add(Input::array(&batch[..]), Input::scalar(1i64), &spec, frame.recycling(recycled))?;
+///     assert_eq!(sum.values.as_ptr(), first_address); // written into the same memory
+///     assert_eq!(sum.values[2], batch[2] + 1);
+///     // Done with the result: its buffer back as a vector (a new one if it were shared).
+///     recycled = sum.values.into_inner().into_vec().unwrap_or_default();
+/// }
+/// # Ok::<(), decimal_kernels_native::KernelError>(())
+/// ```
+#[derive(Debug)]
+pub struct Recycling<'a, S> {
+    frame: Frame<'a>,
+    values: Vec<S>,
+}
+
+impl<'a> Frame<'a> {
+    /// The same rows, with results written into `values`' allocation (see
+    /// [`Recycling`]).
+    #[must_use]
+    pub fn recycling<S: Storage>(self, values: Vec<S>) -> Recycling<'a, S> {
+        Recycling { frame: self, values }
+    }
+}
+
+impl<'a, S: Storage> From<&Frame<'a>> for Recycling<'a, S> {
+    /// The frame's rows, with results in a new vector.
+    fn from(frame: &Frame<'a>) -> Self {
+        frame.recycling(Vec::new())
+    }
+}
+
 /// Runs one operator call whose result is stored as `S`: `body` computes
-/// into the vector and returns the validity.
+/// into a new vector and returns the validity (for tests of one loop).
+#[cfg(test)]
 pub(crate) fn output<S: Storage>(
     result_precision: u8,
     body: impl FnOnce(Sink<'_>) -> Result<Option<NullBuffer>, KernelError>,
 ) -> Result<Output<S>, KernelError> {
+    recycle(result_precision, Recycling::from(&Frame::new(0)), |_, sink| body(sink))
+}
+
+/// [`output`] into the vector of `target`, with its frame: what each public
+/// operator runs.
+pub(crate) fn recycle<'a, S: Storage>(
+    result_precision: u8,
+    target: impl Into<Recycling<'a, S>>,
+    body: impl FnOnce(&Frame<'a>, Sink<'_>) -> Result<Option<NullBuffer>, KernelError>,
+) -> Result<Output<S>, KernelError> {
+    let Recycling { frame, mut values } = target.into();
     let max_precision = S::max_precision(TOKEN);
     if result_precision > max_precision {
         return Err(KernelError::StorageTooNarrow { result_precision, max_precision });
     }
-    let mut values = Vec::new();
-    let nulls = body(S::sink(&mut values, TOKEN))?;
+    // The loops clear it too; a path that wrote nothing must not return
+    // the vector's old contents.
+    values.clear();
+    let nulls = body(&frame, S::sink(&mut values, TOKEN))?;
     Ok(Output { values: ScalarBuffer::from(values), nulls })
 }
 
@@ -1039,6 +1105,40 @@ mod tests {
         let portable = call::<i64, i64, FlaggedSum>(l, r, BOUND, &frame);
         let chosen = call_multiversioned::<i64, i64, FlaggedSum>(l, r, BOUND, &frame);
         assert_same_outcome(portable, chosen, "AVX-512 copy");
+    }
+
+    /// `a + b` of [`columns`] through the public operator, under `Null`,
+    /// into `frame`'s vector.
+    #[track_caller]
+    fn recycled_sum(values: Vec<i128>, nulls: &NullBuffer) -> Output<i128> {
+        let (a, b) = columns(&[3, 700], &[]);
+        let spec = crate::SumSpec::new(0, 0, 18);
+        let frame = frame(nulls, OverflowPolicy::Null);
+        let (l, r) = (Input::array(&a[..]), Input::array(&b[..]));
+        crate::add(l, r, &spec, frame.recycling(values)).unwrap()
+    }
+
+    #[rstest::rstest]
+    #[case::empty(0)]
+    #[case::too_small(ROWS / 3)]
+    #[case::exact(ROWS)]
+    #[case::larger(ROWS * 2)]
+    fn results_in_a_recycled_vector_are_the_new_vectors(#[case] capacity: usize) {
+        let nulls = NullBuffer::from((0..ROWS).map(|i| i % 7 != 2).collect::<Vec<_>>());
+        let fresh = recycled_sum(Vec::new(), &nulls);
+        // Old contents longer than the call, which must not show through.
+        let mut old = vec![i128::MAX; capacity.min(ROWS + 5)];
+        old.reserve_exact(capacity.saturating_sub(old.len()));
+        let address = old.as_ptr();
+        let kept = old.capacity() >= ROWS;
+        let recycled = recycled_sum(old, &nulls);
+        assert_eq!(recycled.values, fresh.values);
+        assert_eq!(recycled.nulls, fresh.nulls);
+        // A vector too small is grown (perhaps in place); one large enough is
+        // written where it is.
+        if kept {
+            assert_eq!(recycled.values.as_ptr(), address, "capacity {capacity}");
+        }
     }
 
     #[test]

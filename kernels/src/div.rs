@@ -15,7 +15,7 @@
 use arrow_buffer::NullBuffer;
 
 use crate::arity::{
-    DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, RowKernel, output, run,
+    DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, Recycling, RowKernel, recycle, run,
     run_multiversioned,
 };
 use crate::column::{Input, Sink};
@@ -247,13 +247,13 @@ impl<W: Work, R: Rounding, D: Division<W>> RowKernel<W> for ScalarQuotient<R, D>
 /// # Errors
 /// As [`add`](crate::add), and [`KernelError::DivideByZero`] for the first
 /// valid row with a zero divisor under the `Error` policy.
-pub fn div<O: Storage>(
+pub fn div<'a, O: Storage>(
     lhs: Input<'_>,
     rhs: Input<'_>,
     spec: &DivSpec,
-    frame: &Frame<'_>,
+    frame: impl Into<Recycling<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    output(spec.result_precision, |sink| quotient(&lhs, &rhs, spec, frame, sink))
+    recycle(spec.result_precision, frame, |frame, sink| quotient(&lhs, &rhs, spec, frame, sink))
 }
 
 /// [`div`] into any output storage, in the kernel the plan picks.

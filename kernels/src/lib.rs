@@ -10,7 +10,9 @@
 //! [`Storage`]; [`add`], [`sub`], [`mul`], [`div`] and [`rem`] (and the unary
 //! [`rescale`] ([`RescaleSpec`]), [`neg`] and [`abs`]) return an [`Output`] or
 //! a [`KernelError`]. Results are exact: rounded once, from the exact value,
-//! and checked against the result precision. The crate's semantics are
+//! and checked against the result precision. Each writes its results into a
+//! new vector, or into one the caller recycles ([`Frame::recycling`], see
+//! [`Recycling`]), so that batch after batch can run in one allocation. The crate's semantics are
 //! stated in `docs/semantics.md` of the repository.
 //!
 //! ```
@@ -78,7 +80,7 @@ mod work;
 pub use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 
 pub use add::{SumSpec, add};
-pub use arity::{Frame, KernelError, Output, OverflowPolicy, Policies};
+pub use arity::{Frame, KernelError, Output, OverflowPolicy, Policies, Recycling};
 pub use column::{Column, Input};
 pub use div::{DivSpec, div};
 pub use mul::{MulSpec, mul};

@@ -22,8 +22,8 @@
 use arrow_buffer::NullBuffer;
 
 use crate::arity::{
-    Frame, KernelError, OVERFLOW, Output, RowKernel, left_or_overflow_flag, output, overflow_flag,
-    run, run_multiversioned,
+    Frame, KernelError, OVERFLOW, Output, Recycling, RowKernel, left_or_overflow_flag,
+    overflow_flag, recycle, run, run_multiversioned,
 };
 use crate::column::{Input, Sink};
 use crate::estimate;
@@ -278,13 +278,13 @@ impl MulSpec {
 /// [`KernelError::Overflow`] for the first valid row beyond the result
 /// precision under the `Error` policy; [`KernelError::LengthMismatch`] and
 /// [`KernelError::StorageTooNarrow`] as for [`add`](crate::add).
-pub fn mul<O: Storage>(
+pub fn mul<'a, O: Storage>(
     lhs: Input<'_>,
     rhs: Input<'_>,
     spec: &MulSpec,
-    frame: &Frame<'_>,
+    frame: impl Into<Recycling<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    output(spec.result_precision, |sink| product(&lhs, &rhs, spec, frame, sink))
+    recycle(spec.result_precision, frame, |frame, sink| product(&lhs, &rhs, spec, frame, sink))
 }
 
 /// [`mul`] into any output storage, in the kernel the plan picks.

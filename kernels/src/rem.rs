@@ -26,7 +26,9 @@
 
 use arrow_buffer::NullBuffer;
 
-use crate::arity::{DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, RowKernel, output};
+use crate::arity::{
+    DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, Recycling, RowKernel, recycle,
+};
 use crate::column::{Input, Sink};
 use crate::div::{Division, EstimatedDivision, WorkDivision, estimate_serves};
 use crate::plan::{WorkWidth, plan, shift_bits, with_work};
@@ -201,18 +203,18 @@ impl<W: Work> RowKernel<W> for SteppedRemainder {
 /// As [`div`](crate::div); [`KernelError::UnsupportedSpec`] for a dividend
 /// shifted by more than 152 digits beyond the divisor (no two scales of
 /// `-76..=76` are further apart).
-pub fn rem<O: Storage>(
+pub fn rem<'a, O: Storage>(
     lhs: Input<'_>,
     rhs: Input<'_>,
     spec: &RemSpec,
-    frame: &Frame<'_>,
+    frame: impl Into<Recycling<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
     if spec.split().0 > MOST_SHIFT {
         return Err(KernelError::UnsupportedSpec {
             reason: "a remainder whose dividend is shifted by more than 152 digits",
         });
     }
-    output(spec.result_precision, |sink| remainder(&lhs, &rhs, spec, frame, sink))
+    recycle(spec.result_precision, frame, |frame, sink| remainder(&lhs, &rhs, spec, frame, sink))
 }
 
 /// [`rem`] into any output storage, in the kernel the plan picks.

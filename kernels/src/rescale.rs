@@ -20,7 +20,8 @@
 use arrow_buffer::NullBuffer;
 
 use crate::arity::{
-    Frame, KernelError, OVERFLOW, Output, RowKernel, output, overflow_flag, run, run_multiversioned,
+    Frame, KernelError, OVERFLOW, Output, Recycling, RowKernel, overflow_flag, recycle, run,
+    run_multiversioned,
 };
 use crate::column::{Input, Sink};
 use crate::div::{DivSpec, EstimatedDivision, divide, estimate_serves};
@@ -155,12 +156,12 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for SameScale<CHECKED> {
 /// [`KernelError::Overflow`] for the first valid row beyond the result
 /// precision under the `Error` policy; [`KernelError::LengthMismatch`] and
 /// [`KernelError::StorageTooNarrow`] as for [`add`](crate::add).
-pub fn rescale<O: Storage>(
+pub fn rescale<'a, O: Storage>(
     input: Input<'_>,
     spec: &RescaleSpec,
-    frame: &Frame<'_>,
+    frame: impl Into<Recycling<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    output(spec.result_precision, |sink| rescaled(&input, spec, frame, sink))
+    recycle(spec.result_precision, frame, |frame, sink| rescaled(&input, spec, frame, sink))
 }
 
 /// [`rescale`] into any output storage, in the kernel the plan picks.

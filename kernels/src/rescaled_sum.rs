@@ -140,10 +140,9 @@ pub(crate) fn rescaled_sum<O: SumOperator>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::add::add;
     use crate::arity::{Output, OverflowPolicy, Policies};
     use crate::rounding::RoundingMode;
-    use crate::sub::sub;
+    use crate::testing::{add, sub};
     use arrow_buffer::i256;
     use rstest::rstest;
 

@@ -11,7 +11,7 @@
 
 use arrow_buffer::NullBuffer;
 
-use crate::arity::{Frame, KernelError, Output, RowKernel, output, overflow_flag, run};
+use crate::arity::{Frame, KernelError, Output, Recycling, RowKernel, overflow_flag, recycle, run};
 use crate::column::{Input, Sink};
 use crate::plan::{WorkWidth, needs_check, plan, with_work};
 use crate::storage::Storage;
@@ -49,12 +49,14 @@ impl<W: Work, const ABSOLUTE: bool, const CHECKED: bool> RowKernel<W>
 /// [`KernelError::Overflow`] for the first valid row beyond the precision
 /// (a stored value the caller did not check) under the `Error` policy;
 /// [`KernelError::StorageTooNarrow`] as for [`add`](crate::add).
-pub fn neg<O: Storage>(
+pub fn neg<'a, O: Storage>(
     input: Input<'_>,
     result_precision: u8,
-    frame: &Frame<'_>,
+    frame: impl Into<Recycling<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    output(result_precision, |sink| signed::<false>(&input, result_precision, frame, sink))
+    recycle(result_precision, frame, |frame, sink| {
+        signed::<false>(&input, result_precision, frame, sink)
+    })
 }
 
 /// `|input|` row by row at precision `result_precision`, results stored as `O`.
@@ -69,12 +71,14 @@ pub fn neg<O: Storage>(
 ///
 /// # Errors
 /// As [`neg`].
-pub fn abs<O: Storage>(
+pub fn abs<'a, O: Storage>(
     input: Input<'_>,
     result_precision: u8,
-    frame: &Frame<'_>,
+    frame: impl Into<Recycling<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    output(result_precision, |sink| signed::<true>(&input, result_precision, frame, sink))
+    recycle(result_precision, frame, |frame, sink| {
+        signed::<true>(&input, result_precision, frame, sink)
+    })
 }
 
 /// [`neg`] or [`abs`] into any output storage, in the work type the values

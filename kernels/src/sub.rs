@@ -7,7 +7,7 @@
 //! `|r| > 10^p - 1`.
 
 use crate::add::{SumOperator, SumSpec, sum};
-use crate::arity::{Frame, KernelError, Output, output};
+use crate::arity::{KernelError, Output, Recycling, recycle};
 use crate::column::Input;
 use crate::storage::Storage;
 use crate::work::Work;
@@ -42,11 +42,11 @@ impl SumOperator for Minus {
 ///
 /// # Errors
 /// As [`add`](crate::add).
-pub fn sub<O: Storage>(
+pub fn sub<'a, O: Storage>(
     lhs: Input<'_>,
     rhs: Input<'_>,
     spec: &SumSpec,
-    frame: &Frame<'_>,
+    frame: impl Into<Recycling<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    output(spec.result_precision, |sink| sum::<Minus>(&lhs, &rhs, spec, frame, sink))
+    recycle(spec.result_precision, frame, |frame, sink| sum::<Minus>(&lhs, &rhs, spec, frame, sink))
 }

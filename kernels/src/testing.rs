@@ -1,6 +1,8 @@
 //! What the kernels' tests share: one value generator, calls of a row kernel
-//! straight through the block driver, and outcome comparison.
+//! straight through the block driver, `add` and `sub` as function pointers
+//! take them, and outcome comparison.
 
+use crate::add::SumSpec;
 use crate::arity::{Frame, KernelError, Output, RowKernel, output, run, run_multiversioned};
 use crate::column::Input;
 use crate::storage::Storage;
@@ -30,6 +32,28 @@ pub(crate) fn call<O: Storage, W: Work, K: RowKernel<W>>(
     frame: &Frame<'_>,
 ) -> Result<Output<O>, KernelError> {
     output(0, |sink| run::<W, K>(&lhs, &rhs, constants, frame, sink))
+}
+
+/// [`add`](crate::add) into a new vector: a function of a plain frame, which
+/// coerces to a function pointer over every frame lifetime (the operator's
+/// frame parameter, `impl Into<Recycling>`, fixes one).
+pub(crate) fn add<O: Storage>(
+    lhs: Input<'_>,
+    rhs: Input<'_>,
+    spec: &SumSpec,
+    frame: &Frame<'_>,
+) -> Result<Output<O>, KernelError> {
+    crate::add(lhs, rhs, spec, frame)
+}
+
+/// [`sub`](crate::sub) as [`add`] is `add`.
+pub(crate) fn sub<O: Storage>(
+    lhs: Input<'_>,
+    rhs: Input<'_>,
+    spec: &SumSpec,
+    frame: &Frame<'_>,
+) -> Result<Output<O>, KernelError> {
+    crate::sub(lhs, rhs, spec, frame)
 }
 
 /// As [`call`], through the multiversioned loop (the AVX-512 copy on a CPU
