@@ -6,7 +6,11 @@
 //!   128 times (as many rows in all, operands and results in cache, each
 //!   result new): the per-row time at 8,192 rows of the goal, a recycled
 //!   1M-row call within 1.3 times of it;
-//! - `fresh`: the same 1M-row call into a new buffer;
+//! - `fresh`: the same 1M-row call into a new buffer (with glibc's default
+//!   allocator, which gives the next allocation the block the last call
+//!   freed, the new buffer is already in memory; run with
+//!   `MALLOC_MMAP_THRESHOLD_=131072` to map every new buffer afresh, as an
+//!   allocator that returns large blocks to the system does);
 //! - `memory_floor`: a plain loop that reads the same two columns and
 //!   writes their wrapping sum into a reused buffer of the same width, the
 //!   least time any operator that reads two 1M-row columns and writes one
