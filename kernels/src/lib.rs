@@ -72,6 +72,7 @@ mod sum;
 #[cfg(test)]
 mod testing;
 mod wide;
+mod wide_div;
 mod work;
 
 /// The arrow-buffer types in this crate's signatures, from the selected major.

@@ -198,6 +198,12 @@ macro_rules! wrapping_work_arith {
         fn abs(self) -> Self {
             self.wrapping_abs()
         }
+    };
+}
+
+/// Implements [`Work::div_rem`] with the type's own division (`i64`, `i128`).
+macro_rules! wrapping_div_rem {
+    () => {
         #[inline(always)]
         fn div_rem(self, divisor: Self) -> (Self, Self) {
             // Wrapping forms: `MIN / -1` cannot occur within a planned range,
@@ -217,6 +223,7 @@ impl Work for i64 {
         10i64.wrapping_pow(k)
     }
     wrapping_work_arith!();
+    wrapping_div_rem!();
 
     const WORDS_PAY: bool = true;
 
@@ -280,6 +287,7 @@ impl Work for i128 {
         10i128.wrapping_pow(k)
     }
     wrapping_work_arith!();
+    wrapping_div_rem!();
 
     const WORDS_PAY: bool = true;
 
@@ -343,6 +351,20 @@ impl Work for I256 {
         I256::new(10).wrapping_pow(k)
     }
     wrapping_work_arith!();
+
+    /// A divisor below `2^128` and a quotient that fits 128 bits (every
+    /// quotient of 38 digits) take two word steps by a reciprocal (see
+    /// `wide_div`); anything else one general division, the remainder
+    /// multiplied back from it.
+    #[inline(always)]
+    fn div_rem(self, divisor: Self) -> (Self, Self) {
+        if let Some(qr) = crate::wide_div::div_rem(self, divisor) {
+            return qr;
+        }
+        // Wrapping forms, as for `i64`: `MIN / -1` gives `(MIN, 0)`.
+        let q = self.wrapping_div(divisor);
+        (q, self.wrapping_sub(q.wrapping_mul(divisor)))
+    }
 
     #[inline(always)]
     fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
