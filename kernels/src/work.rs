@@ -353,9 +353,9 @@ impl Work for I256 {
     wrapping_work_arith!();
 
     /// A divisor below `2^128` and a quotient that fits 128 bits (every
-    /// quotient of 38 digits) take two word steps by a reciprocal (see
-    /// `wide_div`); anything else one general division, the remainder
-    /// multiplied back from it.
+    /// quotient of 38 digits) divide word by word (see `wide_div`); anything
+    /// else takes one general division, the remainder multiplied back from
+    /// the quotient.
     #[inline(always)]
     fn div_rem(self, divisor: Self) -> (Self, Self) {
         if let Some(qr) = crate::wide_div::div_rem(self, divisor) {
@@ -534,6 +534,34 @@ mod tests {
             unsafe { out.set_len(values.len()) };
             assert_eq!(out, values);
         }
+    }
+
+    fn i256(v: &str) -> I256 {
+        I256::from_str_radix(v, 10).expect("a number")
+    }
+
+    /// Both paths of `I256`'s division against ethnum's quotient and
+    /// remainder, with every sign.
+    #[rstest::rstest]
+    #[case::word_steps(
+        i256("99999999999999999999999999999999999999990000000000000"),
+        i256("12345678901234567890123456789012345678")
+    )]
+    #[case::quotient_of_128_bits(I256::ONE << 200u32, (I256::ONE << 72u32) + I256::ONE)]
+    #[case::quotient_of_129_bits(I256::ONE << 200u32, (I256::ONE << 71u32) + I256::ONE)]
+    #[case::divisor_of_2_to_128(I256::MAX, I256::ONE << 128u32)]
+    #[case::divisor_above_2_to_128(I256::MAX, (I256::ONE << 128u32) + I256::new(3))]
+    #[case::largest_by_itself(I256::MAX, I256::MAX)]
+    #[case::smallest_by_one(I256::MIN + I256::ONE, I256::ONE)]
+    fn i256_div_rem_matches_the_general_division(#[case] n: I256, #[case] d: I256) {
+        for (n, d) in [(n, d), (-n, d), (n, -d), (-n, -d)] {
+            assert_eq!(Work::div_rem(n, d), (n / d, n % d), "{n} / {d}");
+        }
+    }
+
+    #[test]
+    fn i256_most_negative_by_minus_one_wraps() {
+        assert_eq!(Work::div_rem(I256::MIN, I256::MINUS_ONE), (I256::MIN, I256::ZERO));
     }
 
     #[test]
