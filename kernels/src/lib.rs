@@ -32,9 +32,10 @@
 //! `rescale`, and `sign` for negation and absolute value) holding its
 //! per-row arithmetic; the block loops and failure masks (`arity`); reading
 //! and converting columns (`column`); the choice of work type (`plan`);
-//! rounding; powers of ten; division by invariant multiplication (`magic`)
-//! and by a floating-point estimate (`estimate`); and the exact 512-bit
-//! fallback (`wide`).
+//! rounding; powers of ten; division by invariant multiplication (`magic`),
+//! by a floating-point estimate (`estimate`) and of 256 bits by a divisor
+//! below `2^128`, word by word (`wide_div`); and the exact 512-bit fallback
+//! (`wide`).
 //!
 //! The arrow-buffer major is chosen by a feature: `arrow_60` (the default) or
 //! `arrow_59`. With both on (as `--all-features` does), 60 is used.
@@ -74,6 +75,7 @@ mod sum;
 #[cfg(test)]
 mod testing;
 mod wide;
+mod wide_div;
 mod work;
 
 /// The arrow-buffer types in this crate's signatures, from the selected major.

@@ -198,6 +198,12 @@ macro_rules! wrapping_work_arith {
         fn abs(self) -> Self {
             self.wrapping_abs()
         }
+    };
+}
+
+/// Implements [`Work::div_rem`] with the type's own division (`i64`, `i128`).
+macro_rules! wrapping_div_rem {
+    () => {
         #[inline(always)]
         fn div_rem(self, divisor: Self) -> (Self, Self) {
             // Wrapping forms: `MIN / -1` cannot occur within a planned range,
@@ -217,6 +223,7 @@ impl Work for i64 {
         10i64.wrapping_pow(k)
     }
     wrapping_work_arith!();
+    wrapping_div_rem!();
 
     const WORDS_PAY: bool = true;
 
@@ -280,6 +287,7 @@ impl Work for i128 {
         10i128.wrapping_pow(k)
     }
     wrapping_work_arith!();
+    wrapping_div_rem!();
 
     const WORDS_PAY: bool = true;
 
@@ -343,6 +351,20 @@ impl Work for I256 {
         I256::new(10).wrapping_pow(k)
     }
     wrapping_work_arith!();
+
+    /// A divisor below `2^128` and a quotient that fits 128 bits (every
+    /// quotient of 38 digits) divide word by word (see `wide_div`); anything
+    /// else takes one general division, the remainder multiplied back from
+    /// the quotient.
+    #[inline(always)]
+    fn div_rem(self, divisor: Self) -> (Self, Self) {
+        if let Some(qr) = crate::wide_div::div_rem(self, divisor) {
+            return qr;
+        }
+        // Wrapping forms, as for `i64`: `MIN / -1` gives `(MIN, 0)`.
+        let q = self.wrapping_div(divisor);
+        (q, self.wrapping_sub(q.wrapping_mul(divisor)))
+    }
 
     #[inline(always)]
     fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
@@ -512,6 +534,34 @@ mod tests {
             unsafe { out.set_len(values.len()) };
             assert_eq!(out, values);
         }
+    }
+
+    fn i256(v: &str) -> I256 {
+        I256::from_str_radix(v, 10).expect("a number")
+    }
+
+    /// Both paths of `I256`'s division against ethnum's quotient and
+    /// remainder, with every sign.
+    #[rstest::rstest]
+    #[case::word_steps(
+        i256("99999999999999999999999999999999999999990000000000000"),
+        i256("12345678901234567890123456789012345678")
+    )]
+    #[case::quotient_of_128_bits(I256::ONE << 200u32, (I256::ONE << 72u32) + I256::ONE)]
+    #[case::quotient_of_129_bits(I256::ONE << 200u32, (I256::ONE << 71u32) + I256::ONE)]
+    #[case::divisor_of_2_to_128(I256::MAX, I256::ONE << 128u32)]
+    #[case::divisor_above_2_to_128(I256::MAX, (I256::ONE << 128u32) + I256::new(3))]
+    #[case::largest_by_itself(I256::MAX, I256::MAX)]
+    #[case::smallest_by_one(I256::MIN + I256::ONE, I256::ONE)]
+    fn i256_div_rem_matches_the_general_division(#[case] n: I256, #[case] d: I256) {
+        for (n, d) in [(n, d), (-n, d), (n, -d), (-n, -d)] {
+            assert_eq!(Work::div_rem(n, d), (n / d, n % d), "{n} / {d}");
+        }
+    }
+
+    #[test]
+    fn i256_most_negative_by_minus_one_wraps() {
+        assert_eq!(Work::div_rem(I256::MIN, I256::MINUS_ONE), (I256::MIN, I256::ZERO));
     }
 
     #[test]
