@@ -591,11 +591,39 @@ fn sum_blocks<S: Copy>(
             None => block_sum(block.iter().map(|&v| to(v))),
             Some(nulls) => {
                 let valid = nulls.inner().slice(i * BLOCK, block.len());
-                block_sum(block.iter().zip(valid.iter()).map(|(&v, ok)| to(v) & -i64::from(ok)))
+                let all = block_sum(block.iter().map(|&v| to(v)));
+                if (block.len() - valid.count_set_bits()) * 8 <= block.len() {
+                    // Few nulls: the whole block (the loop without nulls),
+                    // less its null rows, found a word of validity at a time.
+                    all - null_rows_sum(block, &valid, to)
+                } else {
+                    block_sum(block.iter().zip(valid.iter()).map(|(&v, ok)| to(v) & -i64::from(ok)))
+                }
             }
         };
     }
     total
+}
+
+/// The sum of the rows of `block` that `valid` marks null (`valid` as long
+/// as the block), read as `i64` by `to`.
+fn null_rows_sum<S: Copy>(block: &[S], valid: &BooleanBuffer, to: impl Fn(S) -> i64) -> i128 {
+    let words = valid.bit_chunks();
+    // The bits of the last, partial word that are rows (`remainder_len < 64`).
+    let tail = match words.remainder_len() {
+        0 => 0,
+        len => u64::MAX >> (64 - len),
+    };
+    let nulls = words.iter().map(|w| !w).chain(core::iter::once(!words.remainder_bits() & tail));
+    let mut sum = 0i128;
+    for (word, mut rows) in nulls.enumerate() {
+        while rows != 0 {
+            let row = word * 64 + rows.trailing_zeros() as usize;
+            sum += block.get(row).map_or(0, |&v| i128::from(to(v)));
+            rows &= rows - 1;
+        }
+    }
+    sum
 }
 
 /// The exact sum of at most [`BLOCK`] 64-bit values: their high and low 32-bit
@@ -790,15 +818,27 @@ mod tests {
     /// The whole-column sum over several blocks of 64-bit extremes, with null
     /// rows hiding extremes too.
     #[rstest]
-    #[case::all_min(&[i64::MIN], false)]
-    #[case::all_max(&[i64::MAX], false)]
-    #[case::alternating(&[i64::MIN, i64::MAX], false)]
-    #[case::min_with_nulls(&[i64::MIN, i64::MIN, i64::MAX], true)]
-    #[case::max_with_nulls(&[i64::MAX, i64::MAX, i64::MIN, 7], true)]
-    fn whole_column_sum_of_64_bit_extremes(#[case] pattern: &[i64], #[case] with_nulls: bool) {
-        let rows = 3 * BLOCK + 5;
+    #[case::all_min(&[i64::MIN], None)]
+    #[case::all_max(&[i64::MAX], None)]
+    #[case::alternating(&[i64::MIN, i64::MAX], None)]
+    #[case::min_with_a_third_null(&[i64::MIN, i64::MIN, i64::MAX], Some(3))]
+    #[case::max_with_a_third_null(&[i64::MAX, i64::MAX, i64::MIN, 7], Some(3))]
+    #[case::min_with_a_tenth_null(&[i64::MIN, i64::MIN, i64::MAX], Some(10))]
+    #[case::max_with_an_eighth_null(&[i64::MAX, i64::MAX, i64::MIN, 7], Some(8))]
+    #[case::alternating_one_in_97_null(&[i64::MIN, i64::MAX, -1], Some(97))]
+    #[case::max_with_half_null(&[i64::MAX, i64::MIN + 1], Some(2))]
+    // Rows 1 and 3,139 null: the second in the last block's partial word.
+    #[case::a_null_in_the_last_partial_word(&[i64::MAX, 5], Some(3138))]
+    fn whole_column_sum_of_64_bit_extremes(
+        #[case] pattern: &[i64],
+        #[case] null_every: Option<usize>,
+    ) {
+        let with_nulls = null_every.is_some();
+        // Three full blocks and one of 69 rows: a partial validity word.
+        let rows = 3 * BLOCK + 69;
         let column: Vec<i64> = pattern.iter().copied().cycle().take(rows).collect();
-        let valid: Vec<bool> = (0..rows).map(|row| !with_nulls || row % 3 != 1).collect();
+        let valid: Vec<bool> =
+            (0..rows).map(|row| null_every.is_none_or(|k| row % k != 1)).collect();
         let values: Vec<i256> = column.iter().map(|&v| i256::from_i128(v.into())).collect();
         let validity = nulls(&valid);
         let frame = Frame::new(rows).with_nulls(Some(&validity).filter(|_| with_nulls));
