@@ -175,12 +175,7 @@ pub fn binary_to<'a>(
     result: DecimalType,
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
-    let (lhs, rhs) = (lhs.into(), rhs.into());
-    remainder_scale(op, (lhs, rhs), result)?;
-    let out_width = result_width(result, options).ok_or_else(|| {
-        unsupported(op, (lhs, rhs), format!("{result} does not fit the profile's storage"))
-    })?;
-    compute(op, lhs, rhs, result, out_width, options)
+    planned(op, (lhs.into(), rhs.into()), result, options, Recycled::default())
 }
 
 /// `lhs op rhs` as [`binary`], written into the memory of `recycled`, a
@@ -246,11 +241,22 @@ pub fn binary_recycling<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
     let result = result_type(op, lhs.dtype(), rhs.dtype(), options)?;
+    planned(op, (lhs, rhs), result, options, Recycled::from(recycled))
+}
+
+/// `lhs op rhs` at the result type `result`, into `recycled` where it
+/// serves: [`binary_to`] and [`binary_recycling`].
+fn planned(
+    op: BinaryOp,
+    (lhs, rhs): (Operand<'_>, Operand<'_>),
+    result: DecimalType,
+    options: &ArithmeticOptions,
+    recycled: Recycled,
+) -> Result<DecimalArray, DecimalError> {
     remainder_scale(op, (lhs, rhs), result)?;
     let out_width = result_width(result, options).ok_or_else(|| {
         unsupported(op, (lhs, rhs), format!("{result} does not fit the profile's storage"))
     })?;
-    let recycled = Recycled::from(recycled);
     compute_recycling(op, lhs, rhs, result, out_width, options, recycled)
 }
 
