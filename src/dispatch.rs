@@ -181,7 +181,8 @@ pub fn binary_to<'a>(
 /// `lhs op rhs` as [`binary`], written into the memory of `recycled`, a
 /// result the caller is done with: for engines that run one expression over
 /// batch after batch, so that a 1M-row call touches no newly allocated page
-/// (at that size, first touching a new buffer costs more than the arithmetic).
+/// (where the allocator hands out fresh pages, first touching them costs more
+/// than the arithmetic at that size).
 ///
 /// The results are [`binary`]'s. What is reused:
 ///

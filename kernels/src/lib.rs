@@ -12,8 +12,8 @@
 //! a [`KernelError`]. Results are exact: rounded once, from the exact value,
 //! and checked against the result precision. Each writes its results into a
 //! new vector, or into one the caller recycles ([`Frame::recycling`], see
-//! [`Recycling`]), so that batch after batch can run in one allocation. The crate's semantics are
-//! stated in `docs/semantics.md` of the repository.
+//! [`Recycling`]), so that batch after batch can run in one allocation. The
+//! crate's semantics are stated in `docs/semantics.md` of the repository.
 //!
 //! ```
 //! use decimal_kernels_native::{Frame, Input, MulSpec, Output, RoundingMode, mul};

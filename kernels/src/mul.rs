@@ -201,7 +201,7 @@ impl MulSpec {
         let factor = 10i64.pow(k);
         // |a * b| < 2^(lhs + rhs) <= 2^126, so every quotient is below
         // `i64::MAX` when 2^(lhs + rhs) <= i64::MAX * 10^k.
-        let most = u128::from(i64::MAX.unsigned_abs()) * factor.unsigned_abs() as u128;
+        let most = u128::from(i64::MAX.unsigned_abs()) * u128::from(factor.unsigned_abs());
         if 1u128 << (lhs_bits + rhs_bits) > most {
             return None;
         }
