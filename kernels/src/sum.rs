@@ -591,11 +591,10 @@ fn sum_blocks<S: Copy>(
             None => block_sum(block.iter().map(|&v| to(v))),
             Some(nulls) => {
                 let valid = nulls.inner().slice(i * BLOCK, block.len());
-                let all = block_sum(block.iter().map(|&v| to(v)));
                 if (block.len() - valid.count_set_bits()) * 8 <= block.len() {
                     // Few nulls: the whole block (the loop without nulls),
                     // less its null rows, found a word of validity at a time.
-                    all - null_rows_sum(block, &valid, to)
+                    block_sum(block.iter().map(|&v| to(v))) - null_rows_sum(block, &valid, to)
                 } else {
                     block_sum(block.iter().zip(valid.iter()).map(|(&v, ok)| to(v) & -i64::from(ok)))
                 }
