@@ -96,9 +96,8 @@ pub fn unary<'a>(
 /// [`binary`](crate::binary), with the same rules for what is reused (the
 /// validity is the operand's, shared, so once `recycled` holds a previous
 /// result a call allocates only the values buffer's fixed-size header). A
-/// rescale that only widens the
-/// type of a checked array shares the operand's buffers as [`unary`] does,
-/// and drops `recycled`.
+/// rescale that only widens the type of a checked array shares the operand's
+/// buffers as [`unary`] does, and drops `recycled`.
 ///
 /// ```
 /// use decimal_kernels::{unary, unary_recycling, ArithmeticOptions, DecimalArray, DecimalType, UnaryOp};
