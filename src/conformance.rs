@@ -30,17 +30,18 @@ use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 
-use crate::aggregate::{self, AggregateOp};
-use crate::array::{DecimalArray, DecimalNative, with_native};
-use crate::dispatch::{Operand, remainder_scale, rows};
-use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy};
-use crate::profile::stored_width;
-use crate::profile::{result_type, result_width};
-use crate::reference::{Exact, exact, exact_unary, round};
-use crate::text;
-use crate::types::DecimalType;
-use crate::unary::UnaryOp;
+use crate::compute::operand::Operand;
+use crate::rules::reference::{Exact, exact, exact_unary, round};
+use crate::rules::result_type::check_exact;
+use crate::rules::shape::row_count;
+use crate::rules::storage::{ResultStorage, refused_width, result_width};
+use crate::types::AggregateOp;
+use crate::types::DecimalError;
+use crate::types::UnaryOp;
+use crate::types::{ArithmeticOptions, BinaryOp, OverflowPolicy};
+use crate::types::{DecimalType, StorageWidth};
+use crate::values::text;
+use crate::values::{DecimalArray, DecimalNative, with_native};
 
 /// Rows listed in a report at most (all are counted).
 const LISTED: usize = 20;
@@ -58,7 +59,7 @@ pub fn reference<'a>(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
-    let result = result_type(op, lhs.dtype(), rhs.dtype(), options)?;
+    let result = op.result_type(lhs.dtype(), rhs.dtype(), options)?;
     reference_to(op, lhs, rhs, result, options)
 }
 
@@ -76,8 +77,8 @@ pub fn reference_to<'a>(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
-    remainder_scale(op, (lhs, rhs), result)?;
-    let len = rows(lhs, rhs)?;
+    check_exact(op, lhs.dtype(), rhs.dtype(), result)?;
+    let len = row_count(&[lhs.length(), rhs.length()])?;
     let outcome = |row| {
         let (a, b) = (lhs.value(row)?, rhs.value(row)?);
         Some(exact(
@@ -123,8 +124,8 @@ pub fn reference_unary<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
     let result = op.result_type(operand.dtype());
-    stored_width(result, options)?;
-    let len = operand.rows();
+    profile_width(result, options)?;
+    let len = row_count(&[operand.length()])?;
     let outcome = |row| {
         let a = text::i256_to_bigint(operand.value(row)?);
         Some(exact_unary(op, &a, operand.dtype(), options.rounding()))
@@ -165,8 +166,8 @@ pub fn reference_aggregate(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let input = values.dtype();
-    let result = aggregate::result_type(op, input, options)?;
-    stored_width(result, options)?;
+    let result = op.result_type(input, options)?;
+    profile_width(result, options)?;
     if group_indices.len() != values.len() {
         return Err(DecimalError::LengthMismatch {
             expected: values.len(),
@@ -209,6 +210,22 @@ pub fn reference_aggregate(
     reference_rows(total_groups, result, options, outcome, error)
 }
 
+/// The width the profile stores a result of one operand's type at.
+///
+/// # Errors
+/// [`DecimalError::StorageTooNarrow`] when the profile's width cannot hold
+/// `result`.
+fn profile_width(
+    result: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<StorageWidth, DecimalError> {
+    let storage = ResultStorage::Profile;
+    result_width(result, storage, options).ok_or_else(|| DecimalError::StorageTooNarrow {
+        dtype: result,
+        width: refused_width(result, storage, options),
+    })
+}
+
 /// The reference's result over `len` rows: `outcome` is a row's exact
 /// outcome (`None` for a null row), `error` the error a failing row
 /// reports under the `Error` policy.
@@ -241,7 +258,8 @@ fn reference_rows(
     }
     // A type the profile cannot store is checked by the kernels' caller; the
     // reference stores it as wide as it needs.
-    let width = result_width(result, options).unwrap_or(result.storage_width());
+    let width =
+        result_width(result, ResultStorage::Profile, options).unwrap_or(result.storage_width());
     let values = with_native!(width, T => {
         let typed: Vec<T> = values.into_iter().map(|v| T::from_i256(v).unwrap_or_default()).collect();
         T::into_values(ScalarBuffer::from(typed))

@@ -58,29 +58,23 @@ compile_error!(
 );
 
 pub mod aggregate;
-mod array;
 #[cfg(feature = "arrow")]
 #[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
 pub mod arrow;
+mod compute;
 pub mod conformance;
-mod dispatch;
-mod error;
-mod options;
-mod profile;
-mod reference;
-mod scalar;
-mod text;
+mod rules;
 mod types;
-mod unary;
+mod values;
 
-pub use array::{DecimalArray, DecimalNative, DecimalValues};
-pub use dispatch::{Operand, binary, binary_recycling, binary_to};
-pub use error::DecimalError;
-pub use options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Semantics};
-pub use profile::result_type;
-pub use scalar::DecimalScalar;
-pub use types::{DecimalType, MAX_PRECISION, StorageWidth};
-pub use unary::{UnaryOp, unary, unary_recycling};
+pub use compute::binary::{binary, binary_recycling, binary_to};
+pub use compute::operand::Operand;
+pub use compute::unary::{unary, unary_recycling};
+pub use types::{
+    ArithmeticOptions, BinaryOp, DecimalError, DecimalType, MAX_PRECISION, OverflowPolicy,
+    RoundingMode, Semantics, StorageWidth, UnaryOp,
+};
+pub use values::{DecimalArray, DecimalNative, DecimalScalar, DecimalValues};
 
 /// `lhs + rhs` row by row; see [`binary`].
 ///

@@ -43,7 +43,7 @@ use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
-    OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, conformance, result_type,
+    OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, conformance,
 };
 use rstest::rstest;
 use support::outcomes::{
@@ -307,8 +307,7 @@ fn check_against_reference(
 ) -> bool {
     match (call.reference(), got) {
         (Ok(want), Ok(got)) => {
-            let t =
-                result_type(call.op, call.lhs.dtype(), call.rhs.dtype(), &call.options).unwrap();
+            let t = call.op.result_type(call.lhs.dtype(), call.rhs.dtype(), &call.options).unwrap();
             assert_eq!(
                 got.data_type(),
                 &width.data_type(t.precision(), t.scale()),

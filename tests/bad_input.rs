@@ -17,7 +17,7 @@ use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalNative, DecimalScalar,
     DecimalType, Operand, OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, binary_to,
-    conformance, result_type,
+    conformance,
 };
 use rstest::rstest;
 use support::outcomes::{
@@ -407,12 +407,12 @@ fn profile_without_result_type(
     let options = ArithmeticOptions::arrow(width);
     let want = DecimalError::UnsupportedTypes { op, lhs, rhs, reason: reason.into() };
     let message = format!("no result type for {lhs} {op} {rhs}: {reason}");
-    assert_error(result_type(op, lhs, rhs, &options), &want, &message);
+    assert_error(op.result_type(lhs, rhs, &options), &want, &message);
     let (a, b) =
         (column_from_strs(lhs, &[Some("0"), None]), column_from_strs(rhs, &[Some("0"), Some("0")]));
     assert_error(run(op, &a, &b, &options), &want, &message);
     let (x, y) = (scalar(lhs, "0"), scalar(rhs, "0"));
-    assert_error(x.binary(op, &y, &options), &want, &message);
+    assert_error(x.reference_binary(op, &y, &options), &want, &message);
     // Even with no rows at all.
     let (a, b) = (column_from_strs(lhs, &[]), column_from_strs(rhs, &[]));
     assert_error(run(op, &a, &b, &options), &want, &message);
@@ -529,10 +529,14 @@ fn overflow_with_scalars() {
     let six_hundred = scalar(dtype, "600");
     let want = overflow(0, "500", "600");
     let message = "overflow at row 0: 500 + 600 does not fit decimal(3,0)";
-    assert_error(five_hundred.binary(BinaryOp::Add, &six_hundred, &options), &want, message);
+    assert_error(
+        five_hundred.reference_binary(BinaryOp::Add, &six_hundred, &options),
+        &want,
+        message,
+    );
     assert_error(run(BinaryOp::Add, &five_hundred, &six_hundred, &options), &want, message);
     let null = options.with_on_overflow(OverflowPolicy::Null);
-    let sum = five_hundred.binary(BinaryOp::Add, &six_hundred, &null).unwrap();
+    let sum = five_hundred.reference_binary(BinaryOp::Add, &six_hundred, &null).unwrap();
     assert!(sum.is_null());
 }
 
@@ -638,11 +642,11 @@ fn divide_by_zero_scalar(#[case] op: BinaryOp) {
     assert_error(run(op, &a, &zero, &options), &by_zero(2), "division by zero at row 2: 1.00 / 0");
     let one = scalar(dtype, "1.00");
     let at_row_0 = "division by zero at row 0: 1.00 / 0";
-    assert_error(one.binary(op, &zero, &options), &by_zero(0), at_row_0);
+    assert_error(one.reference_binary(op, &zero, &options), &by_zero(0), at_row_0);
     assert_error(run(op, &one, &zero, &options), &by_zero(0), at_row_0);
     let null = options.with_on_divide_by_zero(OverflowPolicy::Null);
     assert_eq!(run(op, &a, &zero, &null).unwrap().null_count(), 3);
-    assert!(one.binary(op, &zero, &null).unwrap().is_null());
+    assert!(one.reference_binary(op, &zero, &null).unwrap().is_null());
     // Each policy governs only its own failure.
     let only_overflow_null = options.with_on_overflow(OverflowPolicy::Null);
     assert_error(
@@ -689,7 +693,7 @@ fn remainder_of_a_null_scalar() {
     }
     let got = run(BinaryOp::Rem, &null, &scalar(dtype, "0"), &options).unwrap();
     assert_eq!(stored(&got), [None]);
-    assert!(null.binary(BinaryOp::Rem, &scalar(dtype, "0"), &options).unwrap().is_null());
+    assert!(null.reference_binary(BinaryOp::Rem, &scalar(dtype, "0"), &options).unwrap().is_null());
 }
 
 /// `binary_to` a remainder at a scale below the operands' larger one: it
@@ -807,7 +811,7 @@ fn rescale_overflow(
     // The same value as a scalar fails at row 0.
     let x = a.scalar(row).unwrap();
     let at_zero = DecimalError::UnaryOverflow { row: 0, result_type: to, op, value: value.clone() };
-    assert_eq!(x.unary(op, &options), Err(at_zero.clone()));
+    assert_eq!(x.reference_unary(op, &options), Err(at_zero.clone()));
     assert_eq!(run_unary(op, &x, &options), Err(at_zero));
 }
 
@@ -940,7 +944,7 @@ fn extreme_stored_values_never_panic(#[case] options: ArithmeticOptions) {
         let (a, b) = (a.unwrap(), b.unwrap());
         for op in BinaryOp::ALL {
             let reference: Vec<_> = (0..values.len())
-                .map(|i| a.scalar(i).unwrap().binary(op, &b.scalar(i).unwrap(), &options))
+                .map(|i| a.scalar(i).unwrap().reference_binary(op, &b.scalar(i).unwrap(), &options))
                 .collect();
             let first_failure = reference.iter().position(Result::is_err).map(|row| {
                 // The scalar reference names row 0; the column call names its row.
@@ -1033,7 +1037,7 @@ fn empty_columns_give_empty_results(#[case] options: ArithmeticOptions) {
     let zero = scalar(dtype, "0");
     let null = DecimalScalar::null(dtype);
     for op in BinaryOp::ALL {
-        let want = result_type(op, dtype, dtype, &options).unwrap();
+        let want = op.result_type(dtype, dtype, &options).unwrap();
         for got in [
             run(op, &empty, &empty, &options),
             run(op, &empty, &zero, &options),
@@ -1926,7 +1930,7 @@ mod aggregates {
         assert_error(grouped(op, &values, &[0, 0], 1, &options), &want, &message);
         assert_error(whole(op, &values, &options), &want, &message);
         assert_error(Accumulator::new(op, input, &options), &want, &message);
-        assert_error(decimal_kernels::aggregate::result_type(op, input, &options), &want, &message);
+        assert_error(op.result_type(input, &options), &want, &message);
     }
 
     /// No Arrow width is too narrow for an aggregate it accepts: the result

@@ -39,7 +39,7 @@ mod support;
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
-    OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, binary, conformance, result_type,
+    OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, binary, conformance,
 };
 use rstest::rstest;
 use support::outcomes::{
@@ -663,7 +663,8 @@ fn assert_outcome(
             let got = call.run();
             let expected = match (want, &got) {
                 (Want::Rows(rows), _) => {
-                    let result = result_type(op, lhs_type, rhs_type, &opts)
+                    let result = op
+                        .result_type(lhs_type, rhs_type, &opts)
                         .unwrap_or_else(|e| panic!("{}: {e}", call.describe()));
                     let texts: Vec<Option<&str>> =
                         rows.iter().map(|&row| Some(row).filter(|&r| r != "null")).collect();
@@ -1522,7 +1523,7 @@ mod aggregates {
                 checked_column(dtype, &values, &valid, width)
             };
             let got = grouped(op, &column, groups, total, &options);
-            let result = decimal_kernels::aggregate::result_type(op, dtype, &options).unwrap();
+            let result = op.result_type(dtype, &options).unwrap();
             match want {
                 Expect::Groups(texts) => {
                     let got = got.as_ref().map(DecimalArray::to_strs);

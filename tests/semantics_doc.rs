@@ -14,8 +14,7 @@ use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::aggregate::{self, Accumulator, AggregateOp, AggregateState};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
-    OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, binary, conformance,
-    result_type, unary,
+    OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, binary, conformance, unary,
 };
 use rstest::rstest;
 
@@ -362,7 +361,7 @@ fn failure(error: DecimalError, example: &Example, row: usize) -> Result<Outcome
 }
 
 fn reference_outcome(example: &Example) -> Result<Outcome, String> {
-    match example.lhs.binary(example.op, &example.rhs, &example.options) {
+    match example.lhs.reference_binary(example.op, &example.rhs, &example.options) {
         Ok(scalar) if Some(scalar.dtype()) != example.result_type => {
             Err(format!("a scalar of {}", scalar.dtype()))
         }
@@ -405,7 +404,7 @@ fn mismatches(example: &Example) -> Vec<String> {
             example.line, example.written
         ));
     };
-    let typed = result_type(example.op, example.lhs.dtype(), example.rhs.dtype(), &example.options);
+    let typed = example.op.result_type(example.lhs.dtype(), example.rhs.dtype(), &example.options);
     match (typed, example.result_type) {
         (Ok(got), Some(want)) if got == want => {}
         (Err(DecimalError::UnsupportedTypes { .. }), None) => {}
@@ -615,7 +614,7 @@ fn unary_mismatches(example: &UnaryExample) -> Vec<String> {
     }
     // The reference computes values; storage is the kernels' concern.
     if example.result != Outcome::Fails(Failure::StorageTooNarrow) {
-        let reference = match operand.unary(*op, options) {
+        let reference = match operand.reference_unary(*op, options) {
             Ok(scalar) if scalar.dtype() != *result_type => {
                 Err(format!("a scalar of {}", scalar.dtype()))
             }
@@ -951,9 +950,9 @@ fn aggregate_mismatches(example: &AggregateExample) -> Vec<String> {
             example.line, example.written, example.result, example.result_type
         ));
     };
-    let typed = aggregate::result_type(*op, values.dtype(), options).ok();
+    let typed = op.result_type(values.dtype(), options).ok();
     if typed != example.result_type {
-        differs("aggregate::result_type", format!("{typed:?}"));
+        differs("AggregateOp::result_type", format!("{typed:?}"));
     }
     let rows = values.len();
     let whole = match op {

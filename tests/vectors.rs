@@ -7,7 +7,7 @@
 
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
-    OverflowPolicy, RoundingMode, StorageWidth, binary, result_type,
+    OverflowPolicy, RoundingMode, StorageWidth, binary,
 };
 
 /// One `B` line and its `R` lines.
@@ -128,7 +128,7 @@ fn run_file(name: &str, text: &str) -> usize {
     let mut checked = 0;
     for batch in parse_file(text) {
         let Batch { line, op, options, lhs, rhs, result, ref rows } = batch;
-        let typed = result_type(op, lhs, rhs, &options);
+        let typed = op.result_type(lhs, rhs, &options);
         let Some(result) = result else {
             assert!(typed.is_err(), "{name}:{line}: expected a type error, got {typed:?}");
             continue;
@@ -139,7 +139,7 @@ fn run_file(name: &str, text: &str) -> usize {
         for row in rows {
             let a = scalar(lhs, row.a.as_deref());
             let b = scalar(rhs, row.b.as_deref());
-            let got = match a.binary(op, &b, &options) {
+            let got = match a.reference_binary(op, &b, &options) {
                 Ok(s) => s.to_string(),
                 Err(e) => error_name(&e).to_string(),
             };

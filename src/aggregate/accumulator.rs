@@ -5,15 +5,18 @@ use arrow_buffer::{BooleanBuffer, NullBuffer};
 use decimal_kernels_native::{Frame, GroupSum, GroupSums, KernelError};
 use num_bigint::BigInt;
 
-use super::{AggregateOp, AggregateState, result_type};
-use crate::array::{DecimalArray, DecimalNative, with_native};
-use crate::dispatch::{Operand, policies};
-use crate::error::DecimalError;
-use crate::options::ArithmeticOptions;
-use crate::profile::stored_width;
-use crate::reference::round;
-use crate::text;
+use super::AggregateState;
+use crate::compute::funnel::{Operation, plan};
+use crate::compute::operand::Operand;
+use crate::rules::reference::round;
+use crate::rules::shape::row_count;
+use crate::rules::storage::ResultStorage;
+use crate::types::AggregateOp;
+use crate::types::ArithmeticOptions;
+use crate::types::DecimalError;
 use crate::types::{DecimalType, StorageWidth};
+use crate::values::text;
+use crate::values::{DecimalArray, DecimalNative, with_native};
 
 /// Running sums and counts of one aggregate, shaped like DataFusion's
 /// `GroupsAccumulator`: [`update`](Self::update) adds a batch of rows to
@@ -52,15 +55,15 @@ impl Accumulator {
     /// An accumulator of `op` over values of type `input`, with no groups.
     ///
     /// # Errors
-    /// As [`result_type`]; [`DecimalError::StorageTooNarrow`] when an Arrow
+    /// As [`AggregateOp::result_type`]; [`DecimalError::StorageTooNarrow`] when an Arrow
     /// profile's width cannot hold the result type.
     pub fn new(
         op: AggregateOp,
         input: DecimalType,
         options: &ArithmeticOptions,
     ) -> Result<Self, DecimalError> {
-        let result = result_type(op, input, options)?;
-        let width = stored_width(result, options)?;
+        let planned = plan(Operation::Aggregate { op, input }, ResultStorage::Profile, options)?;
+        let (result, width) = (planned.result, planned.width);
         Ok(Self { op, input, result, width, options: *options, sums: GroupSums::new(0) })
     }
 
@@ -114,12 +117,11 @@ impl Accumulator {
         total_groups: usize,
     ) -> Result<(), DecimalError> {
         self.check_type(values)?;
-        for len in [Some(group_indices.len()), filter.map(BooleanBuffer::len)].into_iter().flatten()
-        {
-            if len != values.len() {
-                return Err(DecimalError::LengthMismatch { expected: values.len(), actual: len });
-            }
-        }
+        row_count(&[
+            Some(values.len()),
+            Some(group_indices.len()),
+            filter.map(BooleanBuffer::len),
+        ])?;
         let groups = self.groups();
         if total_groups > groups {
             self.sums.resize(total_groups);
@@ -211,7 +213,7 @@ impl Accumulator {
     pub fn finish(&mut self, first: Option<usize>) -> Result<DecimalArray, DecimalError> {
         let taken = self.take(first);
         let precision = self.result.precision();
-        let policies = policies(&self.options);
+        let policies = self.options.policies();
         let (values, nulls) = with_native!(self.width, T => {
             let output = match self.op {
                 AggregateOp::Sum => taken.finish_sum::<T>(precision, policies),

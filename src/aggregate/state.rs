@@ -18,9 +18,9 @@ use num_integer::Integer;
 use num_traits::ToPrimitive;
 
 use super::accumulator::exact_sum;
-use crate::error::DecimalError;
-use crate::text;
+use crate::types::DecimalError;
 use crate::types::{DecimalType, MAX_PRECISION};
+use crate::values::text;
 
 /// The partial results of an [`Accumulator`](super::Accumulator)'s groups,
 /// one row per group, as three Arrow arrays ([`fields`](Self::fields)):

@@ -123,13 +123,14 @@ use super::{ConformanceError, compare, reference_aggregate, reference_unary};
 use crate::aggregate::{
     Accumulator, AggregateOp, AggregateState, avg, avg_groups, sum, sum_groups,
 };
-use crate::array::{DecimalArray, DecimalNative, with_native};
-use crate::dispatch::{Operand, binary};
-use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode};
-use crate::scalar::DecimalScalar;
+use crate::compute::unary::unary;
+use crate::types::DecimalError;
+use crate::types::UnaryOp;
+use crate::types::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode};
 use crate::types::{DecimalType, MAX_PRECISION, StorageWidth};
-use crate::unary::{UnaryOp, unary};
+use crate::values::DecimalScalar;
+use crate::values::{DecimalArray, DecimalNative, with_native};
+use crate::{Operand, binary};
 
 /// The four Arrow decimal widths.
 const ARROW_WIDTHS: [StorageWidth; 4] =

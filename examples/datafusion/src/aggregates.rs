@@ -31,7 +31,7 @@ use datafusion::logical_expr::{
     Accumulator as RowAccumulator, AggregateUDF, AggregateUDFImpl, EmitTo, GroupsAccumulator,
     ReversedUDAF, Signature, Volatility,
 };
-use decimal_kernels::aggregate::{Accumulator, AggregateOp, AggregateState, result_type};
+use decimal_kernels::aggregate::{Accumulator, AggregateOp, AggregateState};
 use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalError, DecimalType};
 
 /// The aggregates registered, each as the aggregate UDF of its name.
@@ -112,14 +112,14 @@ impl AggregateUDFImpl for DecimalAggregate {
         }
     }
 
-    /// `aggregate::result_type` under the Arrow profile, at the input's width.
+    /// `AggregateOp::result_type` under the Arrow profile, at the input's width.
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         let [a] = arg_types else {
             return plan_err!("{} takes one decimal argument", self.name);
         };
         let (input, options) = input_type(a)?;
         let (_, width) = decimal_kernels::arrow::decimal_type(a).map_err(exec)?;
-        match result_type(self.op, input, &options) {
+        match self.op.result_type(input, &options) {
             Ok(t) => Ok(decimal_kernels::arrow::data_type(t, width)),
             Err(e) => plan_err!("{e}"),
         }

@@ -15,8 +15,7 @@ use datafusion::logical_expr::{
 };
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalScalar, DecimalType, Operand, StorageWidth,
-    binary, result_type,
-};
+    binary, };
 
 /// The FixedPoint operators, each as the scalar UDF of its name.
 pub const FIXED_POINT_UDFS: [(BinaryOp, &str); 4] = [
@@ -117,7 +116,7 @@ impl ScalarUDFImpl for DecimalUdf {
         let [a, b] = arg_types else {
             return plan_err!("{} takes two decimal arguments", self.name);
         };
-        match result_type(self.op, decimal_type(a)?.0, decimal_type(b)?.0, &Self::options()) {
+        match self.op.result_type(decimal_type(a)?.0, decimal_type(b)?.0, &Self::options()) {
             Ok(t) => Ok(decimal_kernels::arrow::data_type(t, t.storage_width())),
             Err(e) => plan_err!("{e}"),
         }

@@ -18,8 +18,7 @@ use arrow::datatypes::Decimal128Type;
 use decimal_kernels::aggregate::{Accumulator, AggregateOp};
 use decimal_kernels::arrow::{add, decimal_type, mul, sub};
 use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, DecimalArray, DecimalType, StorageWidth, result_type,
-};
+    ArithmeticOptions, BinaryOp, DecimalArray, DecimalType, StorageWidth, };
 
 use crate::answer::{AGGREGATES, Answer};
 use crate::evaluation::{self, Arithmetic, GroupedAggregates, Products};
@@ -122,9 +121,9 @@ impl GroupedAggregates for Aggregates {
 fn input_types(options: &ArithmeticOptions) -> Result<[DecimalType; 5], Box<dyn Error>> {
     let (money, _) = decimal_type(&MONEY)?;
     let (one, _) = decimal_type(one()?.into_inner().data_type())?;
-    let less_discount = result_type(BinaryOp::Sub, one, money, options)?;
-    let plus_tax = result_type(BinaryOp::Add, one, money, options)?;
-    let disc_price = result_type(BinaryOp::Mul, money, less_discount, options)?;
-    let charge = result_type(BinaryOp::Mul, disc_price, plus_tax, options)?;
+    let less_discount = BinaryOp::Sub.result_type(one, money, options)?;
+    let plus_tax = BinaryOp::Add.result_type(one, money, options)?;
+    let disc_price = BinaryOp::Mul.result_type(money, less_discount, options)?;
+    let charge = BinaryOp::Mul.result_type(disc_price, plus_tax, options)?;
     Ok([money, money, disc_price, charge, money])
 }

@@ -1,58 +1,9 @@
 //! What a call computes: the operator, the profile and its knobs.
 
-use core::fmt;
-
+use decimal_kernels_native::Policies;
 pub use decimal_kernels_native::{OverflowPolicy, RoundingMode};
 
 use crate::types::StorageWidth;
-
-/// The four operators.
-///
-/// More may be added, so a `match` on one needs a catch-all arm.
-///
-/// ```
-/// use decimal_kernels::{binary, ArithmeticOptions, BinaryOp, DecimalArray, DecimalType};
-/// let t = DecimalType::try_new(5, 1)?;
-/// let a = DecimalArray::from_strs(t, &[Some("7.5")])?;
-/// let b = DecimalArray::from_strs(t, &[Some("2.5")])?;
-/// let opts = ArithmeticOptions::default();
-/// // FixedPoint keeps scale 1 and rounds toward zero: 7.5 * 2.5 = 18.75 -> 18.7.
-/// for (op, want) in BinaryOp::ALL.into_iter().zip(["10.0", "5.0", "18.7", "3.0", "0.0"]) {
-///     assert_eq!(binary(op, &a, &b, &opts)?.to_strs(), [Some(want.to_string())], "7.5 {op} 2.5");
-/// }
-/// # Ok::<(), decimal_kernels::DecimalError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum BinaryOp {
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// `/`
-    Div,
-    /// `%`: the remainder with the sign of the dividend, exact.
-    Rem,
-}
-
-impl BinaryOp {
-    /// Every operator.
-    pub const ALL: [Self; 5] = [Self::Add, Self::Sub, Self::Mul, Self::Div, Self::Rem];
-}
-
-impl fmt::Display for BinaryOp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Add => "+",
-            Self::Sub => "-",
-            Self::Mul => "*",
-            Self::Div => "/",
-            Self::Rem => "%",
-        })
-    }
-}
 
 /// Whose rules decide the result type (a profile).
 ///
@@ -236,5 +187,10 @@ impl ArithmeticOptions {
     #[must_use]
     pub const fn on_divide_by_zero(&self) -> OverflowPolicy {
         self.on_divide_by_zero
+    }
+
+    /// What a failing row does, as the kernels take it.
+    pub(crate) const fn policies(&self) -> Policies {
+        Policies { on_overflow: self.on_overflow, on_divide_by_zero: self.on_divide_by_zero }
     }
 }

@@ -81,16 +81,18 @@ use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::array::{DecimalArray, DecimalNative, DecimalValues};
-use crate::dispatch::{Operand, Recycled, compute, compute_recycling};
-use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode, Semantics};
-use crate::profile::{result_type, result_width};
-use crate::reference::rescaled;
-use crate::scalar::DecimalScalar;
-use crate::text::{bigint_to_i256, i256_to_bigint};
+use crate::compute::funnel::{Operation, Request, run};
+use crate::compute::operand::Operand;
+use crate::compute::recycled::RecycledArray;
+use crate::rules::reference::rescaled;
+use crate::rules::storage::{ResultStorage, result_width};
+use crate::types::DecimalError;
+use crate::types::UnaryOp;
+use crate::types::{ArithmeticOptions, BinaryOp, OverflowPolicy, RoundingMode};
 use crate::types::{DecimalType, StorageWidth};
-use crate::unary::{UnaryOp, unary_stored};
+use crate::values::DecimalScalar;
+use crate::values::text::{bigint_to_i256, i256_to_bigint};
+use crate::values::{DecimalArray, DecimalNative, DecimalValues};
 
 #[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
 impl DecimalArray {
@@ -350,26 +352,11 @@ pub fn result_data_type(
 ) -> Result<DataType, DecimalError> {
     let (lhs, lhs_width) = decimal_type(lhs)?;
     let (rhs, rhs_width) = decimal_type(rhs)?;
-    let result = result_type(op, lhs, rhs, options)?;
-    Ok(data_type(result, arrow_width(result, options, lhs_width.max(rhs_width))))
-}
-
-/// The Arrow width of a profile's results from operands of Arrow widths up
-/// to `operands`: the profile's width (Spark and Presto `Decimal128`, Arrow
-/// its own), FixedPoint's at least as wide as the wider operand, and never
-/// below `Decimal32`.
-fn arrow_width(
-    result: DecimalType,
-    options: &ArithmeticOptions,
-    operands: StorageWidth,
-) -> StorageWidth {
-    // `result` comes from the profile, whose storage always holds it.
-    let width = result_width(result, options).unwrap_or(result.storage_width());
-    let width = match options.semantics() {
-        Semantics::FixedPoint => width.max(operands),
-        _ => width,
-    };
-    width.max(StorageWidth::I32)
+    let result = op.result_type(lhs, rhs, options)?;
+    let storage = ResultStorage::ArrowOperands(lhs_width.max(rhs_width));
+    // The profile's result types always fit the width `arrow_operands` picks.
+    let width = result_width(result, storage, options).unwrap_or(result.storage_width());
+    Ok(data_type(result, width))
 }
 
 /// `lhs op rhs` on Arrow decimals of any widths under any profile: the
@@ -410,10 +397,19 @@ pub fn binary(
     rhs: &dyn Datum,
     options: &ArithmeticOptions,
 ) -> Result<ArrayRef, ArrowError> {
-    let (l, r) = (Side::of(lhs)?, Side::of(rhs)?);
-    let result = result_type(op, l.operand().dtype(), r.operand().dtype(), options)?;
-    let width = arrow_width(result, options, l.width.max(r.width));
-    Ok(compute(op, l.operand(), r.operand(), result, width, options)?.to_arrow())
+    let (l, r) = (DatumOperand::of(lhs)?, DatumOperand::of(rhs)?);
+    Ok(run(arrow_request(op, (&l, &r), options))?.to_arrow())
+}
+
+/// `lhs op rhs` at the profile's result type, stored at the Arrow width
+/// [`binary`] returns.
+fn arrow_request<'a>(
+    op: BinaryOp,
+    (lhs, rhs): (&'a DatumOperand, &'a DatumOperand),
+    options: &'a ArithmeticOptions,
+) -> Request<'a> {
+    let operation = Operation::Binary { op, lhs: lhs.operand(), rhs: rhs.operand(), result: None };
+    Request::new(operation, options).stored(ResultStorage::ArrowOperands(lhs.width.max(rhs.width)))
 }
 
 /// `lhs op rhs` as [`binary`], written into the memory of `recycled`, a
@@ -462,32 +458,29 @@ pub fn binary_recycling(
     options: &ArithmeticOptions,
     recycled: ArrayRef,
 ) -> Result<ArrayRef, ArrowError> {
-    let (l, r) = (Side::of(lhs)?, Side::of(rhs)?);
-    let result = result_type(op, l.operand().dtype(), r.operand().dtype(), options)?;
-    let width = arrow_width(result, options, l.width.max(r.width));
+    let (l, r) = (DatumOperand::of(lhs)?, DatumOperand::of(rhs)?);
     let recycled = match recycled.data_type() {
         DataType::Decimal32(..) => recycled_parts::<Decimal32Type>(recycled),
         DataType::Decimal64(..) => recycled_parts::<Decimal64Type>(recycled),
         DataType::Decimal128(..) => recycled_parts::<Decimal128Type>(recycled),
         DataType::Decimal256(..) => recycled_parts::<Decimal256Type>(recycled),
-        _ => Recycled::default(),
+        _ => RecycledArray::default(),
     };
-    let (l, r) = (l.operand(), r.operand());
-    Ok(compute_recycling(op, l, r, result, width, options, recycled)?.to_arrow())
+    Ok(run(arrow_request(op, (&l, &r), options).recycling(recycled))?.to_arrow())
 }
 
 /// The buffers of an Arrow array of type `T`, held by nothing else once the
 /// array is dropped if `array` was its only reference.
-fn recycled_parts<T: ArrowPrimitiveType>(array: ArrayRef) -> Recycled
+fn recycled_parts<T: ArrowPrimitiveType>(array: ArrayRef) -> RecycledArray
 where
     T::Native: DecimalNative,
 {
     let Some(typed) = array.as_primitive_opt::<T>().cloned() else {
-        return Recycled::default();
+        return RecycledArray::default();
     };
     drop(array);
     let (_, values, nulls) = typed.into_parts();
-    Recycled::from_parts(T::Native::into_values(values), nulls)
+    RecycledArray::from_parts(T::Native::into_values(values), nulls)
 }
 
 /// `lhs op rhs` on Arrow decimals at a result type the caller planned
@@ -522,9 +515,12 @@ pub fn binary_to(
     result: &DataType,
     options: &ArithmeticOptions,
 ) -> Result<ArrayRef, ArrowError> {
-    let (l, r) = (Side::of(lhs)?, Side::of(rhs)?);
+    let (l, r) = (DatumOperand::of(lhs)?, DatumOperand::of(rhs)?);
     let (result, width) = decimal_type(result)?;
-    Ok(compute(op, l.operand(), r.operand(), result, width, options)?.to_arrow())
+    let operation =
+        Operation::Binary { op, lhs: l.operand(), rhs: r.operand(), result: Some(result) };
+    let request = Request::new(operation, options).stored(ResultStorage::Exact(width));
+    Ok(run(request)?.to_arrow())
 }
 
 /// `lhs + rhs` as `arrow_arith::numeric::add` on decimals (see the
@@ -751,14 +747,9 @@ pub fn cast(
     let rescale = ArithmeticOptions::arrow(width)
         .with_rounding(RoundingMode::HalfUp)
         .with_on_overflow(on_overflow);
-    let recycled = Recycled::default();
-    match unary_stored(
-        UnaryOp::Rescale { to },
-        Operand::Array(&decimals),
-        width,
-        &rescale,
-        recycled,
-    ) {
+    let operation =
+        Operation::Unary { op: UnaryOp::Rescale { to }, operand: Operand::Array(&decimals) };
+    match run(Request::new(operation, &rescale).stored(ResultStorage::Exact(width))) {
         Ok(cast) => Ok(cast.to_arrow()),
         Err(DecimalError::UnaryOverflow { row, .. }) => {
             Err(cast_error(&decimals, row, to, to_type))
@@ -830,31 +821,31 @@ where
 }
 
 /// One side of an Arrow call, converted without copying, and its Arrow width.
-struct Side {
-    values: SideValues,
+struct DatumOperand {
+    decimals: OwnedOperand,
     width: StorageWidth,
 }
 
-/// The values of one side of an Arrow call.
-enum SideValues {
+/// The decimals of one side of an Arrow call: the owned form of [`Operand`].
+enum OwnedOperand {
     Array(DecimalArray),
     Scalar(DecimalScalar),
 }
 
-impl Side {
+impl DatumOperand {
     /// The side for `datum`.
     fn of(datum: &dyn Datum) -> Result<Self, ArrowError> {
         let (array, is_scalar) = datum.get();
         let (_, width) = decimal_type(array.data_type())?;
-        Ok(Self { values: SideValues::new(array, is_scalar)?, width })
+        Ok(Self { decimals: OwnedOperand::new(array, is_scalar)?, width })
     }
 
     fn operand(&self) -> Operand<'_> {
-        self.values.operand()
+        self.decimals.operand()
     }
 }
 
-impl SideValues {
+impl OwnedOperand {
     /// The side for `array` (`is_scalar`: a one-row array standing for every
     /// row, null when it holds a null, as arrow reads it).
     fn new(array: &dyn Array, is_scalar: bool) -> Result<Self, ArrowError> {
@@ -896,9 +887,9 @@ fn arithmetic(op: BinaryOp, lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef
             r.data_type()
         ))
     })?;
-    let (l, r) = (SideValues::new(l, l_scalar)?, SideValues::new(r, r_scalar)?);
+    let (l, r) = (OwnedOperand::new(l, l_scalar)?, OwnedOperand::new(r, r_scalar)?);
     let options = ArithmeticOptions::arrow(width);
-    match crate::dispatch::binary(op, l.operand(), r.operand(), &options) {
+    match crate::compute::binary::binary(op, l.operand(), r.operand(), &options) {
         Ok(result) => Ok(result.to_arrow()),
         Err(DecimalError::Overflow { row, result_type, lhs, rhs, .. }) => {
             Err(ArrowError::ArithmeticOverflow(format!(

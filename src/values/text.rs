@@ -4,7 +4,7 @@ use arrow_buffer::i256;
 use num_bigint::{BigInt, Sign};
 use num_traits::{Signed, Zero};
 
-use crate::error::DecimalError;
+use crate::types::DecimalError;
 use crate::types::DecimalType;
 
 /// Digits beyond any decimal's reach: longer text is rejected before any

@@ -2,9 +2,9 @@
 
 use core::fmt;
 
-use crate::options::BinaryOp;
+use crate::types::BinaryOp;
+use crate::types::UnaryOp;
 use crate::types::{DecimalType, StorageWidth};
-use crate::unary::UnaryOp;
 
 /// Everything that can go wrong, each naming what was wrong.
 ///
@@ -209,11 +209,11 @@ pub enum DecimalError {
     /// The profile has no result type for these operands.
     ///
     /// ```
-    /// use decimal_kernels::{result_type, ArithmeticOptions, BinaryOp, DecimalError, DecimalType, StorageWidth};
+    /// use decimal_kernels::{ArithmeticOptions, BinaryOp, DecimalError, DecimalType, StorageWidth};
     /// let t = DecimalType::try_new(38, 20)?;
     /// // Arrow's product scale, 20 + 20, is beyond Decimal128's 38.
     /// let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
-    /// let err = result_type(BinaryOp::Mul, t, t, &arrow).unwrap_err();
+    /// let err = BinaryOp::Mul.result_type(t, t, &arrow).unwrap_err();
     /// assert!(matches!(err, DecimalError::UnsupportedTypes { op: BinaryOp::Mul, .. }));
     /// # Ok::<(), DecimalError>(())
     /// ```
@@ -230,10 +230,10 @@ pub enum DecimalError {
     /// The profile has no aggregate result type for this input.
     ///
     /// ```
-    /// use decimal_kernels::aggregate::{result_type, AggregateOp};
+    /// use decimal_kernels::aggregate::{AggregateOp};
     /// use decimal_kernels::{ArithmeticOptions, DecimalError, DecimalType};
     /// let t = DecimalType::try_new(40, 2)?;
-    /// let err = result_type(AggregateOp::Sum, t, &ArithmeticOptions::presto()).unwrap_err();
+    /// let err = AggregateOp::Sum.result_type(t, &ArithmeticOptions::presto()).unwrap_err();
     /// assert_eq!(err.to_string(), "no sum of decimal(40,2): Presto and Trino have no precision above 38");
     /// # Ok::<(), DecimalError>(())
     /// ```

@@ -10,10 +10,12 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
-use crate::options::{BinaryOp, RoundingMode};
-use crate::text::{pow10, precision_limit};
 use crate::types::DecimalType;
-use crate::unary::UnaryOp;
+use crate::types::UnaryOp;
+use crate::types::{ArithmeticOptions, DecimalError, OverflowPolicy};
+use crate::types::{BinaryOp, RoundingMode};
+use crate::values::DecimalScalar;
+use crate::values::text::{self, pow10, precision_limit};
 
 /// What one row comes to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +134,92 @@ fn within(value: BigInt, result: DecimalType) -> Exact {
         Exact::Overflow
     } else {
         Exact::Value(value)
+    }
+}
+
+/// The reference on single values, for engines that fold constants.
+impl DecimalScalar {
+    /// `self op rhs`, computed exactly and rounded once (the reference).
+    ///
+    /// # Errors
+    /// The result type's errors; [`DecimalError::Overflow`] and
+    /// [`DecimalError::DivideByZero`] (row 0) under the `Error` policies.
+    pub fn reference_binary(
+        &self,
+        op: BinaryOp,
+        rhs: &DecimalScalar,
+        options: &ArithmeticOptions,
+    ) -> Result<DecimalScalar, DecimalError> {
+        let result = op.result_type(self.dtype(), rhs.dtype(), options)?;
+        let (Some(a), Some(b)) = (self.value(), rhs.value()) else {
+            return Ok(Self::null(result));
+        };
+        let outcome = exact(
+            op,
+            (&text::i256_to_bigint(a), self.dtype()),
+            (&text::i256_to_bigint(b), rhs.dtype()),
+            result,
+            options.rounding(),
+        );
+        let fail = |policy: OverflowPolicy, error: DecimalError| match policy {
+            OverflowPolicy::Error => Err(error),
+            OverflowPolicy::Null => Ok(Self::null(result)),
+        };
+        match outcome {
+            Exact::Value(v) => Ok(Self::from_fitting(result, text::bigint_to_i256(&v))),
+            Exact::Overflow => fail(
+                options.on_overflow(),
+                DecimalError::Overflow {
+                    row: 0,
+                    result_type: result,
+                    op,
+                    lhs: self.to_string(),
+                    rhs: rhs.to_string(),
+                },
+            ),
+            Exact::DivideByZero => fail(
+                options.on_divide_by_zero(),
+                DecimalError::DivideByZero { row: 0, lhs: self.to_string() },
+            ),
+        }
+    }
+
+    /// `op self`, computed exactly and rounded once (the reference of
+    /// [`unary`](crate::unary)); the profile does not change the value.
+    ///
+    /// ```
+    /// use decimal_kernels::{ArithmeticOptions, DecimalScalar, DecimalType, RoundingMode, UnaryOp};
+    /// let x = DecimalScalar::parse(DecimalType::try_new(5, 3)?, "-2.345")?;
+    /// let to = DecimalType::try_new(4, 2)?;
+    /// let opts = ArithmeticOptions::default().with_rounding(RoundingMode::HalfEven);
+    /// assert_eq!(x.reference_unary(UnaryOp::Rescale { to }, &opts)?.to_string(), "-2.34");
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`DecimalError::UnaryOverflow`] (row 0) under the `Error` overflow
+    /// policy.
+    pub fn reference_unary(
+        &self,
+        op: UnaryOp,
+        options: &ArithmeticOptions,
+    ) -> Result<Self, DecimalError> {
+        let result = op.result_type(self.dtype());
+        let Some(a) = self.value() else {
+            return Ok(Self::null(result));
+        };
+        match exact_unary(op, &text::i256_to_bigint(a), self.dtype(), options.rounding()) {
+            Exact::Value(v) => Ok(Self::from_fitting(result, text::bigint_to_i256(&v))),
+            _ => match options.on_overflow() {
+                OverflowPolicy::Null => Ok(Self::null(result)),
+                OverflowPolicy::Error => Err(DecimalError::UnaryOverflow {
+                    row: 0,
+                    result_type: result,
+                    op,
+                    value: self.to_string(),
+                }),
+            },
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! - No intermediate overflow: sums are kept wide enough for any number of
 //!   rows (see `docs/semantics.md#aggregates`), and only the final result is
 //!   checked against the result type, by the options' overflow policy.
-//! - Types: [`result_type`], one rule per profile.
+//! - Types: [`AggregateOp::result_type`], one rule per profile.
 //! - Partial and final: an [`Accumulator`] keeps running sums and counts of
 //!   any number of groups across batches; its [`AggregateState`] is exported
 //!   as Arrow arrays, merged into another accumulator (another partition's,
@@ -29,130 +29,16 @@
 mod accumulator;
 mod state;
 
-use core::fmt;
-
+pub use crate::types::AggregateOp;
 pub use accumulator::Accumulator;
 pub use state::AggregateState;
 
-use crate::array::DecimalArray;
-use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, Semantics};
-use crate::scalar::DecimalScalar;
-use crate::types::{DecimalType, MAX_PRECISION, StorageWidth};
+use crate::types::ArithmeticOptions;
+use crate::types::DecimalError;
+use crate::values::DecimalArray;
+use crate::values::DecimalScalar;
 
-/// An aggregate function.
-///
-/// ```
-/// use decimal_kernels::aggregate::AggregateOp;
-/// assert_eq!(AggregateOp::ALL.map(|op| op.to_string()), ["sum", "avg"]);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum AggregateOp {
-    /// The sum of the valid rows.
-    Sum,
-    /// Their mean: the sum divided by the count, rounded once.
-    Avg,
-}
-
-impl AggregateOp {
-    /// Every aggregate.
-    pub const ALL: [Self; 2] = [Self::Sum, Self::Avg];
-}
-
-impl fmt::Display for AggregateOp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Sum => "sum",
-            Self::Avg => "avg",
-        })
-    }
-}
-
-/// The largest precision of Spark, Presto and Trino.
-const ENGINE_MAX: i32 = 38;
-
-/// The result type of `op` over a column of type `input` under the options'
-/// profile (sources in `docs/semantics.md#aggregates`):
-///
-/// | profile | `sum` | `avg` |
-/// |---|---|---|
-/// | FixedPoint | `decimal(min(76, p+10), s)` | `decimal(p, s)` |
-/// | Arrow at width `W` (DataFusion) | `decimal(min(max(W), p+10), s)` | `decimal(min(max(W), p+4), min(max(W), s+4))` |
-/// | Spark | `decimal(min(38, p+10), min(38, s))` | `decimal(min(38, p+4), min(38, s+4))` |
-/// | Presto, Trino | `decimal(38, s)` | `decimal(p, s)` |
-///
-/// ```
-/// use decimal_kernels::aggregate::{result_type, AggregateOp};
-/// use decimal_kernels::{ArithmeticOptions, DecimalType, StorageWidth};
-/// let t = DecimalType::try_new(15, 2)?;
-/// let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
-/// assert_eq!(result_type(AggregateOp::Sum, t, &arrow)?.to_string(), "decimal(25,2)");
-/// assert_eq!(result_type(AggregateOp::Avg, t, &arrow)?.to_string(), "decimal(19,6)");
-/// # Ok::<(), decimal_kernels::DecimalError>(())
-/// ```
-///
-/// # Errors
-/// [`DecimalError::UnsupportedAggregate`] when the profile has no such
-/// input: an Arrow width below `I32` or an input wider than it, a precision
-/// above 38 for Spark, Presto and Trino, a negative scale for Presto and Trino.
-pub fn result_type(
-    op: AggregateOp,
-    input: DecimalType,
-    options: &ArithmeticOptions,
-) -> Result<DecimalType, DecimalError> {
-    let unsupported = |reason: String| DecimalError::UnsupportedAggregate { op, input, reason };
-    let (p, s) = (i32::from(input.precision()), i32::from(input.scale()));
-    let engine_input = |engine_has: &str| {
-        if p > ENGINE_MAX {
-            Err(unsupported(format!("{engine_has} no precision above {ENGINE_MAX}")))
-        } else {
-            Ok(())
-        }
-    };
-    let (precision, scale) = match options.semantics() {
-        Semantics::FixedPoint => match op {
-            AggregateOp::Sum => ((p + 10).min(i32::from(MAX_PRECISION)), s),
-            AggregateOp::Avg => (p, s),
-        },
-        Semantics::Arrow { width } => {
-            if width < StorageWidth::I32 {
-                return Err(unsupported(format!("Arrow has no {width} decimal")));
-            }
-            let max = i32::from(width.max_precision());
-            if p > max {
-                return Err(unsupported(format!(
-                    "the precision exceeds {max}, the most of {width}"
-                )));
-            }
-            match op {
-                AggregateOp::Sum => ((p + 10).min(max), s),
-                AggregateOp::Avg => ((p + 4).min(max), (s + 4).min(max)),
-            }
-        }
-        Semantics::Spark { .. } => {
-            engine_input("Spark has")?;
-            match op {
-                AggregateOp::Sum => ((p + 10).min(ENGINE_MAX), s.min(ENGINE_MAX)),
-                AggregateOp::Avg => ((p + 4).min(ENGINE_MAX), (s + 4).min(ENGINE_MAX)),
-            }
-        }
-        Semantics::Presto => {
-            engine_input("Presto and Trino have")?;
-            if s < 0 {
-                return Err(unsupported("Presto and Trino have no negative scale".into()));
-            }
-            match op {
-                AggregateOp::Sum => (ENGINE_MAX, s),
-                AggregateOp::Avg => (p, s),
-            }
-        }
-    };
-    DecimalType::try_from_ints(precision, scale)
-        .map_err(|_| unsupported(format!("decimal({precision},{scale}) is not a valid type")))
-}
-
-/// The sum of the valid rows of `values`, at [`result_type`]; null when
+/// The sum of the valid rows of `values`, at [`AggregateOp::result_type`]; null when
 /// there is none.
 ///
 /// ```
@@ -173,7 +59,7 @@ pub fn sum(
     whole(AggregateOp::Sum, values, options)
 }
 
-/// The mean of the valid rows of `values`, at [`result_type`], rounded once
+/// The mean of the valid rows of `values`, at [`AggregateOp::result_type`], rounded once
 /// with the options' mode; null when there is no valid row.
 ///
 /// ```

@@ -1,8 +1,7 @@
-//! Decimal types and storage widths.
+//! Decimal types and storage widths (their checked constructors are in
+//! `type_range`).
 
 use core::fmt;
-
-use crate::error::DecimalError;
 
 /// The largest precision: 76 digits, the most a 256-bit integer always holds.
 pub const MAX_PRECISION: u8 = 76;
@@ -33,27 +32,10 @@ pub struct DecimalType {
 }
 
 impl DecimalType {
-    /// `decimal(precision, scale)`.
-    ///
-    /// # Errors
-    /// [`DecimalError::InvalidType`] unless `1 <= precision <= 76` and
-    /// `-76 <= scale <= precision`.
-    pub fn try_new(precision: u8, scale: i8) -> Result<Self, DecimalError> {
-        let scale_ok = i16::from(scale) >= -i16::from(MAX_PRECISION)
-            && i16::from(scale) <= i16::from(precision);
-        if (1..=MAX_PRECISION).contains(&precision) && scale_ok {
-            Ok(Self { precision, scale })
-        } else {
-            Err(DecimalError::InvalidType { precision: precision.into(), scale: scale.into() })
-        }
-    }
-
-    /// The same, from wider integers (as result-type formulas produce them).
-    pub(crate) fn try_from_ints(precision: i32, scale: i32) -> Result<Self, DecimalError> {
-        match (u8::try_from(precision), i8::try_from(scale)) {
-            (Ok(p), Ok(s)) => Self::try_new(p, s),
-            _ => Err(DecimalError::InvalidType { precision, scale }),
-        }
+    /// `decimal(precision, scale)` from a pair already checked to be in
+    /// range (by `try_new`).
+    pub(crate) const fn new_in_range(precision: u8, scale: i8) -> Self {
+        Self { precision, scale }
     }
 
     /// The number of significant digits.
@@ -169,6 +151,7 @@ impl fmt::Display for StorageWidth {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::DecimalError;
     use rstest::rstest;
 
     #[rstest]

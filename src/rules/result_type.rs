@@ -1,25 +1,130 @@
 //! Result types: each profile's rule for `decimal(p1,s1) op decimal(p2,s2)`.
 
-use crate::error::DecimalError;
-use crate::options::{ArithmeticOptions, BinaryOp, Semantics};
-use crate::types::{DecimalType, MAX_PRECISION, StorageWidth};
+use crate::types::{
+    AggregateOp, ArithmeticOptions, BinaryOp, DecimalError, DecimalType, MAX_PRECISION, Semantics,
+    StorageWidth, UnaryOp,
+};
 
-/// The result type of `lhs op rhs` under the options' profile.
+impl BinaryOp {
+    /// The result type of `lhs op rhs` under the options' profile.
+    ///
+    /// ```
+    /// use decimal_kernels::{ArithmeticOptions, BinaryOp, DecimalType, StorageWidth};
+    /// let t = DecimalType::try_new(10, 2)?;
+    /// assert_eq!(BinaryOp::Mul.result_type(t, t, &ArithmeticOptions::default())?, t);
+    /// let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
+    /// assert_eq!(BinaryOp::Div.result_type(t, t, &arrow)?.to_string(), "decimal(16,6)");
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`DecimalError::UnsupportedTypes`] when the profile rejects the operands
+    /// (Arrow: an operand wider than the profile's width, a product scale beyond
+    /// it, a width other than I32, I64, I128, I256).
+    pub fn result_type(
+        self,
+        lhs: DecimalType,
+        rhs: DecimalType,
+        options: &ArithmeticOptions,
+    ) -> Result<DecimalType, DecimalError> {
+        binary_result_type(self, lhs, rhs, options)
+    }
+}
+
+impl UnaryOp {
+    /// The result type for an operand of type `operand`.
+    #[must_use]
+    pub fn result_type(self, operand: DecimalType) -> DecimalType {
+        match self {
+            Self::Rescale { to } => to,
+            Self::Neg | Self::Abs => operand,
+        }
+    }
+}
+
+impl AggregateOp {
+    /// The result type of `op` over a column of type `input` under the options'
+    /// profile (sources in `docs/semantics.md#aggregates`):
+    ///
+    /// | profile | `sum` | `avg` |
+    /// |---|---|---|
+    /// | FixedPoint | `decimal(min(76, p+10), s)` | `decimal(p, s)` |
+    /// | Arrow at width `W` (DataFusion) | `decimal(min(max(W), p+10), s)` | `decimal(min(max(W), p+4), min(max(W), s+4))` |
+    /// | Spark | `decimal(min(38, p+10), min(38, s))` | `decimal(min(38, p+4), min(38, s+4))` |
+    /// | Presto, Trino | `decimal(38, s)` | `decimal(p, s)` |
+    ///
+    /// ```
+    /// use decimal_kernels::aggregate::AggregateOp;
+    /// use decimal_kernels::{ArithmeticOptions, DecimalType, StorageWidth};
+    /// let t = DecimalType::try_new(15, 2)?;
+    /// let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
+    /// assert_eq!(AggregateOp::Sum.result_type(t, &arrow)?.to_string(), "decimal(25,2)");
+    /// assert_eq!(AggregateOp::Avg.result_type(t, &arrow)?.to_string(), "decimal(19,6)");
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`DecimalError::UnsupportedAggregate`] when the profile has no such
+    /// input: an Arrow width below `I32` or an input wider than it, a precision
+    /// above 38 for Spark, Presto and Trino, a negative scale for Presto and Trino.
+    pub fn result_type(
+        self,
+        input: DecimalType,
+        options: &ArithmeticOptions,
+    ) -> Result<DecimalType, DecimalError> {
+        aggregate_result_type(self, input, options)
+    }
+}
+
+/// Rounded sums the kernels always serve: an aligned sum of at most 152
+/// digits is exact in their widest (512-bit) type, and so is any sum whose
+/// rounded result cannot hide a saturated one (`p + k <= 153`, as
+/// `10^153 < 2^510`).
+const MOST_EXACT_SUM_DIGITS: i32 = 152;
+const MOST_ROUNDED_SUM_DIGITS: i32 = 153;
+
+/// Refuses a result type (a profile's, or one a caller planned) at which
+/// `lhs op rhs` has no exact result to round:
 ///
-/// ```
-/// use decimal_kernels::{result_type, ArithmeticOptions, BinaryOp, DecimalType, StorageWidth};
-/// let t = DecimalType::try_new(10, 2)?;
-/// assert_eq!(result_type(BinaryOp::Mul, t, t, &ArithmeticOptions::default())?, t);
-/// let arrow = ArithmeticOptions::arrow(StorageWidth::I128);
-/// assert_eq!(result_type(BinaryOp::Div, t, t, &arrow)?.to_string(), "decimal(16,6)");
-/// # Ok::<(), decimal_kernels::DecimalError>(())
-/// ```
+/// - a remainder at a scale below the operands' aligned scale (it is exact
+///   at any scale from that one up, and below it would need rounding, which
+///   a rescale of the exact result gives; no engine rounds a remainder);
+/// - a sum or difference rounded by more than 77 digits whose exact value
+///   would need more than 152 (operand scales more than 76 digits apart).
+///
+/// No profile's own result type is refused; every row of a call is, nulls
+/// and empty calls included.
 ///
 /// # Errors
-/// [`DecimalError::UnsupportedTypes`] when the profile rejects the operands
-/// (Arrow: an operand wider than the profile's width, a product scale beyond
-/// it, a width other than I32, I64, I128, I256).
-pub fn result_type(
+/// [`DecimalError::UnsupportedTypes`] naming the reason.
+pub(crate) fn check_exact(
+    op: BinaryOp,
+    lhs: DecimalType,
+    rhs: DecimalType,
+    result: DecimalType,
+) -> Result<(), DecimalError> {
+    let scale = |t: DecimalType| i32::from(t.scale());
+    let (s1, s2, rs) = (scale(lhs), scale(rhs), scale(result));
+    let aligned = s1.max(s2);
+    let reason = match op {
+        BinaryOp::Rem if rs < aligned => {
+            format!("a remainder is exact at scale {aligned}; rescale it to scale {rs}")
+        }
+        BinaryOp::Add | BinaryOp::Sub if rs < aligned => {
+            let digits = |t: DecimalType| i32::from(t.precision()) + aligned - scale(t);
+            let digits = digits(lhs).max(digits(rhs));
+            let rounded = i32::from(result.precision()) + aligned - rs;
+            if digits <= MOST_EXACT_SUM_DIGITS || rounded <= MOST_ROUNDED_SUM_DIGITS {
+                return Ok(());
+            }
+            format!("the exact sum would need {digits} digits before rounding to scale {rs}")
+        }
+        _ => return Ok(()),
+    };
+    Err(DecimalError::UnsupportedTypes { op, lhs, rhs, reason })
+}
+
+fn binary_result_type(
     op: BinaryOp,
     lhs: DecimalType,
     rhs: DecimalType,
@@ -161,43 +266,60 @@ fn spark_type(op: BinaryOp, (p1, s1): (i32, i32), (p2, s2): (i32, i32), loss: bo
 /// digits with precision loss (its `MINIMUM_ADJUSTED_SCALE`).
 const SPARK_MIN_ADJUSTED_SCALE: i32 = 6;
 
-/// The storage width of results of type `result` under the options'
-/// profile: FixedPoint the narrowest, Arrow its width (`None` if `result`
-/// needs more), Spark and Presto `i128` (`i256` for a wider explicit type).
-pub(crate) fn result_width(
-    result: DecimalType,
+fn aggregate_result_type(
+    op: AggregateOp,
+    input: DecimalType,
     options: &ArithmeticOptions,
-) -> Option<StorageWidth> {
-    match options.semantics() {
-        Semantics::FixedPoint => Some(result.storage_width()),
-        Semantics::Arrow { width } => (result.storage_width() <= width).then_some(width),
-        Semantics::Spark { .. } | Semantics::Presto => {
-            Some(result.storage_width().max(StorageWidth::I128))
+) -> Result<DecimalType, DecimalError> {
+    let unsupported = |reason: String| DecimalError::UnsupportedAggregate { op, input, reason };
+    let (p, s) = (i32::from(input.precision()), i32::from(input.scale()));
+    let engine_input = |engine_has: &str| {
+        if p > ENGINE_MAX {
+            Err(unsupported(format!("{engine_has} no precision above {ENGINE_MAX}")))
+        } else {
+            Ok(())
         }
-    }
-}
-
-/// The width the profile stores a result of type `result` at, when the
-/// type comes from the operand alone (a unary operator, an aggregate).
-///
-/// # Errors
-/// [`DecimalError::StorageTooNarrow`] for an Arrow width that cannot hold
-/// `result`, or that Arrow does not have (`I8`, `I16`).
-pub(crate) fn stored_width(
-    result: DecimalType,
-    options: &ArithmeticOptions,
-) -> Result<StorageWidth, DecimalError> {
-    match options.semantics() {
-        Semantics::Arrow { width } if width < StorageWidth::I32 => None,
-        _ => result_width(result, options),
-    }
-    .ok_or_else(|| {
-        let width = match options.semantics() {
-            Semantics::Arrow { width } => width,
-            _ => result.storage_width(),
-        };
-        DecimalError::StorageTooNarrow { dtype: result, width }
-    })
+    };
+    let (precision, scale) = match options.semantics() {
+        Semantics::FixedPoint => match op {
+            AggregateOp::Sum => ((p + 10).min(i32::from(MAX_PRECISION)), s),
+            AggregateOp::Avg => (p, s),
+        },
+        Semantics::Arrow { width } => {
+            if width < StorageWidth::I32 {
+                return Err(unsupported(format!("Arrow has no {width} decimal")));
+            }
+            let max = i32::from(width.max_precision());
+            if p > max {
+                return Err(unsupported(format!(
+                    "the precision exceeds {max}, the most of {width}"
+                )));
+            }
+            match op {
+                AggregateOp::Sum => ((p + 10).min(max), s),
+                AggregateOp::Avg => ((p + 4).min(max), (s + 4).min(max)),
+            }
+        }
+        Semantics::Spark { .. } => {
+            engine_input("Spark has")?;
+            match op {
+                AggregateOp::Sum => ((p + 10).min(ENGINE_MAX), s.min(ENGINE_MAX)),
+                AggregateOp::Avg => ((p + 4).min(ENGINE_MAX), (s + 4).min(ENGINE_MAX)),
+            }
+        }
+        Semantics::Presto => {
+            engine_input("Presto and Trino have")?;
+            if s < 0 {
+                return Err(unsupported("Presto and Trino have no negative scale".into()));
+            }
+            match op {
+                AggregateOp::Sum => (ENGINE_MAX, s),
+                AggregateOp::Avg => (p, s),
+            }
+        }
+    };
+    DecimalType::try_from_ints(precision, scale)
+        .map_err(|_| unsupported(format!("decimal({precision},{scale}) is not a valid type")))
 }
 
 #[cfg(test)]
@@ -224,13 +346,13 @@ mod tests {
         #[case] want: &str,
     ) {
         let opts = ArithmeticOptions::arrow(StorageWidth::I128);
-        assert_eq!(result_type(op, lhs, rhs, &opts).unwrap().to_string(), want);
+        assert_eq!(op.result_type(lhs, rhs, &opts).unwrap().to_string(), want);
     }
 
     #[test]
     fn arrow_product_scale_beyond_width_is_rejected() {
         let opts = ArithmeticOptions::arrow(StorageWidth::I128);
-        let err = result_type(BinaryOp::Mul, t(38, 20), t(38, 20), &opts).unwrap_err();
+        let err = BinaryOp::Mul.result_type(t(38, 20), t(38, 20), &opts).unwrap_err();
         assert!(matches!(err, DecimalError::UnsupportedTypes { .. }), "{err}");
     }
 
@@ -239,7 +361,7 @@ mod tests {
     #[case::operand_too_wide(StorageWidth::I64, t(19, 2))]
     fn arrow_rejects(#[case] width: StorageWidth, #[case] operand: DecimalType) {
         let opts = ArithmeticOptions::arrow(width);
-        assert!(result_type(BinaryOp::Add, operand, operand, &opts).is_err());
+        assert!(BinaryOp::Add.result_type(operand, operand, &opts).is_err());
     }
 
     #[rstest]
@@ -254,7 +376,7 @@ mod tests {
         #[case] want: &str,
     ) {
         let opts = ArithmeticOptions::fixed_point();
-        assert_eq!(result_type(op, lhs, rhs, &opts).unwrap().to_string(), want);
+        assert_eq!(op.result_type(lhs, rhs, &opts).unwrap().to_string(), want);
     }
 
     // Spark's types from its own published results and rules (issue cases and
@@ -282,7 +404,7 @@ mod tests {
         #[case] with_loss: &str,
         #[case] without_loss: &str,
     ) {
-        let typed = |opts| result_type(op, lhs, rhs, &opts).unwrap().to_string();
+        let typed = |opts| op.result_type(lhs, rhs, &opts).unwrap().to_string();
         assert_eq!(typed(ArithmeticOptions::spark()), with_loss);
         assert_eq!(typed(ArithmeticOptions::spark_no_precision_loss()), without_loss);
     }
@@ -302,7 +424,7 @@ mod tests {
         #[case] want: &str,
     ) {
         let opts = ArithmeticOptions::presto();
-        assert_eq!(result_type(op, lhs, rhs, &opts).unwrap().to_string(), want);
+        assert_eq!(op.result_type(lhs, rhs, &opts).unwrap().to_string(), want);
     }
 
     #[rstest]
@@ -316,7 +438,7 @@ mod tests {
         #[case] lhs: DecimalType,
         #[case] rhs: DecimalType,
     ) {
-        let err = result_type(op, lhs, rhs, &opts).unwrap_err();
+        let err = op.result_type(lhs, rhs, &opts).unwrap_err();
         assert!(matches!(err, DecimalError::UnsupportedTypes { .. }), "{err}");
     }
 }

@@ -1,0 +1,193 @@
+//! The one way from a public entry point to a kernel.
+//!
+//! Every entry point, native and Arrow, of one or two operands, describes
+//! its call as a [`Request`] and hands it to [`run`]; the aggregates plan
+//! their accumulator with [`plan`]. [`plan`] derives or checks, once and by
+//! the rules (`crate::rules`): the result type (the profile's, or one the
+//! caller planned, which must have an exact result to round),
+//! the width it is stored at (the profile's, the `arrow` module's, or one
+//! the caller asked for, which must hold it), and the row count. [`run`]
+//! then combines the operands' validity and makes one typed kernel call:
+//! the operands go to the kernels as they are stored, whatever their
+//! widths, and the result comes back at its width directly, so no operand
+//! is copied to a common width first and no result narrowed after.
+
+use arrow_buffer::{NullBuffer, ScalarBuffer};
+use decimal_kernels_native::Frame;
+
+use crate::compute::kernel_call::{BinaryCall, run_unary};
+use crate::compute::operand::Operand;
+use crate::compute::recycled::RecycledArray;
+use crate::compute::validity::{self, Validity};
+use crate::rules::result_type::check_exact;
+use crate::rules::shape::row_count;
+use crate::rules::storage::{ResultStorage, refused_width, result_width};
+use crate::types::{
+    AggregateOp, ArithmeticOptions, BinaryOp, DecimalError, DecimalType, StorageWidth, UnaryOp,
+};
+use crate::values::{DecimalArray, DecimalNative, with_native};
+
+/// What a call computes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Operation<'a> {
+    /// `lhs op rhs`, at `result` when the caller planned it, at the
+    /// profile's result type otherwise.
+    Binary { op: BinaryOp, lhs: Operand<'a>, rhs: Operand<'a>, result: Option<DecimalType> },
+    /// `op operand`.
+    Unary { op: UnaryOp, operand: Operand<'a> },
+    /// The aggregate `op` over values of type `input` (planned only: the
+    /// accumulator runs it).
+    Aggregate { op: AggregateOp, input: DecimalType },
+}
+
+/// A call as an entry point hands it over.
+#[derive(Debug)]
+pub(crate) struct Request<'a> {
+    operation: Operation<'a>,
+    storage: ResultStorage,
+    options: &'a ArithmeticOptions,
+    recycled: RecycledArray,
+}
+
+impl<'a> Request<'a> {
+    /// `operation` under `options`, stored as the profile stores its result,
+    /// into newly allocated buffers.
+    pub(crate) fn new(operation: Operation<'a>, options: &'a ArithmeticOptions) -> Self {
+        Self {
+            operation,
+            storage: ResultStorage::Profile,
+            options,
+            recycled: RecycledArray::default(),
+        }
+    }
+
+    /// The same, stored at the width `storage` chooses.
+    pub(crate) fn stored(self, storage: ResultStorage) -> Self {
+        Self { storage, ..self }
+    }
+
+    /// The same, written into `recycled`'s memory where it serves.
+    pub(crate) fn recycling(self, recycled: RecycledArray) -> Self {
+        Self { recycled, ..self }
+    }
+}
+
+/// What [`plan`] derived for a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// The result type.
+    pub(crate) result: DecimalType,
+    /// The width results are stored at (it holds `result`).
+    pub(crate) width: StorageWidth,
+    /// The number of result rows (one for an aggregate's plan).
+    pub(crate) rows: usize,
+}
+
+/// The result type, its storage width and the row count of `operation`.
+///
+/// # Errors
+/// The profile's refusal of the operand types; a planned remainder below its
+/// exact scale; a width that cannot hold the result type
+/// ([`DecimalError::UnsupportedTypes`] for two operands,
+/// [`DecimalError::StorageTooNarrow`] for one and for an aggregate); arrays
+/// of different lengths.
+pub(crate) fn plan(
+    operation: Operation<'_>,
+    storage: ResultStorage,
+    options: &ArithmeticOptions,
+) -> Result<Plan, DecimalError> {
+    let (result, lengths) = match operation {
+        Operation::Binary { op, lhs, rhs, result } => {
+            let (l, r) = (lhs.dtype(), rhs.dtype());
+            let result = match result {
+                Some(planned) => planned,
+                None => op.result_type(l, r, options)?,
+            };
+            check_exact(op, l, r, result)?;
+            (result, [lhs.length(), rhs.length()])
+        }
+        Operation::Unary { op, operand } => {
+            (op.result_type(operand.dtype()), [operand.length(), None])
+        }
+        Operation::Aggregate { op, input } => (op.result_type(input, options)?, [None, None]),
+    };
+    let width = result_width(result, storage, options).ok_or_else(|| match operation {
+        Operation::Binary { op, lhs, rhs, .. } => DecimalError::UnsupportedTypes {
+            op,
+            lhs: lhs.dtype(),
+            rhs: rhs.dtype(),
+            reason: format!("{result} does not fit the result's storage"),
+        },
+        Operation::Unary { .. } | Operation::Aggregate { .. } => DecimalError::StorageTooNarrow {
+            dtype: result,
+            width: refused_width(result, storage, options),
+        },
+    })?;
+    Ok(Plan { result, width, rows: row_count(&lengths)? })
+}
+
+/// Runs `request`: plans it, then makes one typed kernel call over the
+/// operands' combined validity.
+///
+/// # Errors
+/// As [`plan`]; [`DecimalError::Overflow`], [`DecimalError::UnaryOverflow`]
+/// and [`DecimalError::DivideByZero`] naming the first failing valid row
+/// under the `Error` policies.
+pub(crate) fn run(request: Request<'_>) -> Result<DecimalArray, DecimalError> {
+    let Request { operation, storage, options, mut recycled } = request;
+    let plan = plan(operation, storage, options)?;
+    let policies = options.policies();
+    match operation {
+        Operation::Binary { op, lhs, rhs, .. } => {
+            let call = BinaryCall { op, operands: (lhs, rhs), result: plan.result, options };
+            let nulls = match validity::combined(&[lhs, rhs], &mut recycled) {
+                Validity::NoRow => return Ok(all_null(plan, recycled)),
+                Validity::Rows(nulls) => nulls,
+            };
+            let frame = Frame::new(plan.rows).with_nulls(nulls.as_ref()).with_policies(policies);
+            with_native!(plan.width, T => {
+                let into = frame.recycling(recycled.take_values::<T>());
+                let output = call.run::<T>(lhs.input(), rhs.input(), into)?;
+                Ok(DecimalArray::from_parts(plan.result, T::into_values(output.values), output.nulls))
+            })
+        }
+        Operation::Unary { op, operand } => {
+            if let (UnaryOp::Rescale { to }, Operand::Array(a)) = (op, operand)
+                && a.is_checked()
+                && a.dtype().scale() == to.scale()
+                && a.dtype().precision() <= to.precision()
+                && a.width() == plan.width
+            {
+                // Every value is one of `to` as it is stored: the buffers are
+                // shared, nothing is computed.
+                return Ok(DecimalArray::from_parts(to, a.values().clone(), a.nulls().cloned()));
+            }
+            let nulls = match validity::combined(&[operand], &mut recycled) {
+                Validity::NoRow => return Ok(all_null(plan, recycled)),
+                Validity::Rows(nulls) => nulls,
+            };
+            let frame = Frame::new(plan.rows).with_nulls(nulls.as_ref()).with_policies(policies);
+            with_native!(plan.width, T => {
+                let into = frame.recycling(recycled.take_values::<T>());
+                let output = run_unary::<T>(op, operand, plan.result, options, into)?;
+                Ok(DecimalArray::from_parts(plan.result, T::into_values(output.values), output.nulls))
+            })
+        }
+        Operation::Aggregate { op, input } => Err(DecimalError::UnsupportedAggregate {
+            op,
+            input,
+            reason: "an aggregate runs in its accumulator, not row by row".into(),
+        }),
+    }
+}
+
+/// The result of a call with a null scalar side: every row null, nothing
+/// computed.
+fn all_null(plan: Plan, mut recycled: RecycledArray) -> DecimalArray {
+    let values = with_native!(plan.width, T => {
+        let mut values = recycled.take_values::<T>();
+        values.resize(plan.rows, T::default());
+        T::into_values(ScalarBuffer::from(values))
+    });
+    DecimalArray::from_parts(plan.result, values, Some(NullBuffer::new_null(plan.rows)))
+}
