@@ -39,6 +39,7 @@
 //!   stable API.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 // Under `arrow_59` alone, the arrow 59 crates under their usual names
 // (`arrow_60` uses the dependencies of those names, and wins when both are on).

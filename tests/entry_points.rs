@@ -50,7 +50,7 @@ use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
     OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, abs, add, arrow, binary,
-    binary_recycling, binary_to, conformance, div, mul, neg, rem, rescale, result_type, sub, unary,
+    binary_recycling, binary_to, conformance, div, mul, neg, rem, rescale, sub, unary,
     unary_recycling,
 };
 use rstest::rstest;
@@ -676,26 +676,13 @@ fn profile_holds(result: DecimalType, options: &ArithmeticOptions) -> bool {
     }
 }
 
-/// Whether `lhs ± rhs` at `result` is a sum `binary_to` documents it
-/// refuses: rounded by more than 77 digits from an exact value of more than
-/// 152 (operand scales far apart), beyond what its widest type holds.
-fn sum_too_wide(op: BinaryOp, lhs: DecimalType, rhs: DecimalType, result: DecimalType) -> bool {
-    if !matches!(op, BinaryOp::Add | BinaryOp::Sub) {
-        return false;
-    }
-    let (s1, s2, rs) = (i32::from(lhs.scale()), i32::from(rhs.scale()), i32::from(result.scale()));
-    let aligned = s1.max(s2);
-    let digits =
-        (i32::from(lhs.precision()) + aligned - s1).max(i32::from(rhs.precision()) + aligned - s2);
-    rs < aligned && digits > 152 && i32::from(result.precision()) + aligned - rs > 153
-}
-
 /// What `binary_to` (and `arrow::binary_to`) must return at an explicit
-/// `result`: the reference's outcome, which refuses a remainder below the
-/// aligned scale, after the refusals it leaves to the entry points, each an
-/// `UnsupportedTypes` (`InvalidArgumentError` in Arrow) decided by the types
-/// before any row: a result type the storage cannot hold (`holds` false),
-/// then, once the lengths agree, a sum `sum_too_wide`.
+/// `result`: the reference's outcome, which refuses a result type without
+/// an exact result to round (a remainder below the aligned scale, a sum
+/// whose exact value needs more than 152 digits), after the refusal it
+/// leaves to the entry points: a result type the storage cannot hold
+/// (`holds` false), an `UnsupportedTypes` (`InvalidArgumentError` in Arrow)
+/// decided by the types before any row.
 fn explicit_outcome(
     op: BinaryOp,
     (lhs, rhs): (Operand<'_>, Operand<'_>),
@@ -715,10 +702,6 @@ fn explicit_outcome(
     match reference {
         Err(DecimalError::UnsupportedTypes { .. }) => reference,
         _ if !holds => refused("the storage cannot hold the result type"),
-        Err(DecimalError::LengthMismatch { .. }) => reference,
-        _ if sum_too_wide(op, lhs.dtype(), rhs.dtype(), result) => {
-            refused("the exact sum needs more than 152 digits")
-        }
         _ => reference,
     }
 }
@@ -853,7 +836,7 @@ fn explicit_type(
     options: &ArithmeticOptions,
 ) -> DecimalType {
     let aligned = i64::from(lhs.scale().max(rhs.scale()));
-    match (rng.below(4), result_type(op, lhs, rhs, options)) {
+    match (rng.below(4), op.result_type(lhs, rhs, options)) {
         (0 | 1, Ok(planned)) => clamped(
             i64::from(planned.precision()) + rng.range(-2, 2),
             i64::from(planned.scale()) + rng.range(-2, 2),

@@ -5,7 +5,7 @@ use arrow_buffer::{BooleanBuffer, NullBuffer};
 use decimal_kernels_native::{Frame, GroupSum, GroupSums, KernelError};
 use num_bigint::BigInt;
 
-use super::AggregateState;
+use super::state::{AggregateState, exact_sum};
 use crate::compute::funnel::{Operation, plan};
 use crate::compute::operand::Operand;
 use crate::rules::reference::round;
@@ -282,9 +282,4 @@ impl Accumulator {
         };
         DecimalError::AggregateOverflow { group, result_type: self.result, op: self.op, value }
     }
-}
-
-/// A group's exact sum, `sum_low + sum_carry * 2^256`.
-pub(crate) fn exact_sum(part: GroupSum) -> BigInt {
-    text::i256_to_bigint(part.sum_low) + (BigInt::from(part.sum_carry) << 256)
 }

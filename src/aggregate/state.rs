@@ -17,7 +17,6 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::ToPrimitive;
 
-use super::accumulator::exact_sum;
 use crate::types::DecimalError;
 use crate::types::{DecimalType, MAX_PRECISION};
 use crate::values::text;
@@ -182,4 +181,8 @@ fn split(part: GroupSum, limit: i256) -> (i64, i256) {
     // `2^255 / 10^76 * 2^60 < 5.8 * 2^60 < 2^63`, `low` below `10^76`, so
     // both convert.
     (high.to_i64().unwrap_or_default(), text::bigint_to_i256(&low).unwrap_or(i256::ZERO))
+}
+/// A group's exact sum, `sum_low + sum_carry * 2^256`.
+pub(crate) fn exact_sum(part: GroupSum) -> BigInt {
+    text::i256_to_bigint(part.sum_low) + (BigInt::from(part.sum_carry) << 256)
 }
