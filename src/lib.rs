@@ -16,7 +16,7 @@
 //!   type the caller planned.
 //! - Aggregates ([`aggregate`]): `sum` and `avg`, whole and by group, exact
 //!   at each profile's types, with partial states for distributed engines.
-//! - [`DecimalScalar::binary`] is the exact reference every kernel is checked
+//! - [`DecimalScalar::reference_binary`] is the exact reference every kernel is checked
 //!   against; [`conformance`] lets an engine hold its own kernels to it.
 //!
 //! ```

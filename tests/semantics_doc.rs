@@ -1,6 +1,6 @@
 //! The tables of `docs/semantics.md`, executed.
 //!
-//! Every worked example runs through the reference (`DecimalScalar::binary`),
+//! Every worked example runs through the reference (`DecimalScalar::reference_binary`),
 //! `result_type`, and the kernels (`binary`) in every operand shape; the
 //! rounding table runs as divisions; the text tables through parsing and
 //! printing. A table row that cannot be parsed fails, and so does a page with

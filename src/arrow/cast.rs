@@ -1,0 +1,179 @@
+//! `arrow_cast::cast_with_options` with exact decimal-to-decimal casts.
+
+use arrow_array::types::{
+    Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type, DecimalType as ArrowDecimalType,
+    validate_decimal_precision_and_scale,
+};
+use arrow_array::{Array, ArrayRef};
+use arrow_buffer::i256;
+use arrow_cast::CastOptions;
+use arrow_schema::{ArrowError, DataType};
+
+use crate::arrow::convert::{decimal_type, decimal_width};
+use crate::compute::funnel::{Operation, Request, run};
+use crate::compute::operand::Operand;
+use crate::rules::reference::rescaled;
+use crate::rules::storage::ResultStorage;
+use crate::types::DecimalError;
+use crate::types::DecimalType;
+use crate::types::UnaryOp;
+use crate::types::{ArithmeticOptions, OverflowPolicy, RoundingMode};
+use crate::values::text::{bigint_to_i256, i256_to_bigint};
+use crate::values::{DecimalArray, DecimalNative};
+
+/// `array` cast to `to_type`, as `arrow_cast::cast_with_options(array,
+/// to_type, options)` casts it: the same parameters, so a drop-in. A cast
+/// from an Arrow decimal (`Decimal32`, `Decimal64`, `Decimal128`,
+/// `Decimal256`) to an Arrow decimal (any of the four, any precision and
+/// scale, negative scales included) runs through this crate's rescale kernel
+/// ([`UnaryOp::Rescale`]) with arrow-cast's result:
+///
+/// - digits dropped from the scale round half away from zero
+///   ([`RoundingMode::HalfUp`]) at every pair of widths: `-1.255` at scale 2
+///   is `-1.26`;
+/// - a value beyond the target precision is a null row under `safe: true`;
+///   under `safe: false` the first such valid row fails the call, with
+///   arrow-cast's error: [`ArrowError::InvalidArgumentError`] with arrow-rs's
+///   "too large (small) to store" message where the cast value fits the
+///   target's native integer, [`ArrowError::CastError`] ("Cannot cast to
+///   Decimal32(9, 2). Overflowing on 123") where it does not;
+/// - the result's type is exactly `to_type`, its nulls those of `array`
+///   (and of the rows that did not fit).
+///
+/// Every other cast (a source or target that is not an Arrow decimal) is
+/// `arrow_cast::cast_with_options` itself.
+///
+/// Deliberate differences from arrow-cast (`cast/decimal.rs` of arrow-cast
+/// 59.3 and 60.1), all where arrow-cast is not exact:
+///
+/// - A scale raised by more digits than the target width's maximum
+///   precision (`Decimal32(9, 0)` to `Decimal32(9, 9)` is fine, from scale
+///   -1 it is not): arrow-cast fails the whole call ("Value overflows for
+///   output scale"), even under `safe: true` and for zeros and nulls; here
+///   each row is cast (zero stays zero, any other value overflows).
+/// - Values beyond their declared source precision, which arrow-rs arrays can
+///   hold: rescaled exactly and checked against the target precision, in
+///   every cast including one to the same type; arrow-cast passes them on
+///   unchecked wherever the types alone prove that in-precision values fit
+///   (the same type, the same scale with no fewer digits, enough digits for
+///   the scale change), and panics where such a value then misses a narrower
+///   target width.
+/// - arrow-cast 59 computes the scale change, and the digits it needs, in
+///   `i8`: past 127 (a `Decimal256(76, 0)` raised to scale 60, scales far
+///   below zero) that panics where overflow checks are on and wraps, skipping
+///   the precision check, where they are off. Here the cast is exact.
+/// - A target type its Arrow width cannot have (`Decimal32(10, 2)`) fails
+///   with arrow-rs's type error before any row is read (arrow-cast may first
+///   report a failing row); a decimal with a scale below -76, which arrow-rs
+///   accepts, is an [`ArrowError::InvalidArgumentError`] here.
+///
+/// ```
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_cast_59 as arrow_cast;
+/// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+/// use arrow_array::{Array, Decimal32Array, Decimal128Array};
+/// use arrow_cast::CastOptions;
+/// use arrow_schema::{ArrowError, DataType};
+/// use decimal_kernels::arrow;
+/// let a = Decimal128Array::from(vec![Some(-1_255), Some(99_995), None])
+///     .with_precision_and_scale(10, 3)?;
+/// // To Decimal32(4, 2): -1.255 rounds half away from zero to -1.26; 99.995
+/// // rounds to 100.00, beyond 4 digits, so a null row under `safe: true`.
+/// let safe = CastOptions { safe: true, ..CastOptions::default() };
+/// let cast = arrow::cast(&a, &DataType::Decimal32(4, 2), &safe)?;
+/// let cast = cast.as_any().downcast_ref::<Decimal32Array>().expect("Decimal32");
+/// assert_eq!(cast.data_type(), &DataType::Decimal32(4, 2));
+/// assert_eq!((cast.value(0), cast.is_null(1), cast.is_null(2)), (-126, true, true));
+/// // Under `safe: false` the row fails the call, with arrow-cast's error.
+/// let strict = CastOptions { safe: false, ..CastOptions::default() };
+/// let err = arrow::cast(&a, &DataType::Decimal32(4, 2), &strict).unwrap_err();
+/// assert!(matches!(err, ArrowError::InvalidArgumentError(_)), "{err}");
+/// assert!(err.to_string().contains("100.00 is too large to store in a Decimal32 of precision 4"), "{err}");
+/// // Any other cast is arrow-cast's own.
+/// let text = arrow::cast(&a, &DataType::Utf8, &safe)?;
+/// assert_eq!(text.data_type(), &DataType::Utf8);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As above for a decimal cast under `safe: false`; arrow-rs's type error
+/// ([`ArrowError::InvalidArgumentError`]) for a target type invalid for its
+/// Arrow width, and [`ArrowError::InvalidArgumentError`] for a decimal type
+/// outside this crate's range; otherwise what `arrow_cast::cast_with_options`
+/// returns.
+pub fn cast(
+    array: &dyn Array,
+    to_type: &DataType,
+    options: &CastOptions<'_>,
+) -> Result<ArrayRef, ArrowError> {
+    if decimal_width(array.data_type()).is_none() || decimal_width(to_type).is_none() {
+        return arrow_cast::cast_with_options(array, to_type, options);
+    }
+    validate_arrow_decimal(to_type)?;
+    let (to, width) = decimal_type(to_type)?;
+    let decimals = DecimalArray::from_arrow(array)?;
+    let on_overflow = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
+    let rescale = ArithmeticOptions::arrow(width)
+        .with_rounding(RoundingMode::HalfUp)
+        .with_on_overflow(on_overflow);
+    let operation =
+        Operation::Unary { op: UnaryOp::Rescale { to }, operand: Operand::Array(&decimals) };
+    match run(Request::new(operation, &rescale).stored(ResultStorage::Exact(width))) {
+        Ok(cast) => Ok(cast.to_arrow()),
+        Err(DecimalError::UnaryOverflow { row, .. }) => {
+            Err(cast_error(&decimals, row, to, to_type))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// arrow-rs's own check of a decimal type against its width (the check and
+/// the error arrow-cast's result goes through).
+fn validate_arrow_decimal(data_type: &DataType) -> Result<(), ArrowError> {
+    match *data_type {
+        DataType::Decimal32(p, s) => validate_decimal_precision_and_scale::<Decimal32Type>(p, s),
+        DataType::Decimal64(p, s) => validate_decimal_precision_and_scale::<Decimal64Type>(p, s),
+        DataType::Decimal128(p, s) => validate_decimal_precision_and_scale::<Decimal128Type>(p, s),
+        DataType::Decimal256(p, s) => validate_decimal_precision_and_scale::<Decimal256Type>(p, s),
+        _ => Ok(()),
+    }
+}
+
+/// arrow-cast's error for the first row of `from` that does not fit
+/// `to_type`: its precision error when the cast value fits the target's
+/// native integer, its overflow error naming the source value otherwise.
+fn cast_error(from: &DecimalArray, row: usize, to: DecimalType, to_type: &DataType) -> ArrowError {
+    let value = from.values().get(row).unwrap_or(i256::ZERO);
+    let exact =
+        rescaled(&i256_to_bigint(value), from.dtype().scale(), to.scale(), RoundingMode::HalfUp);
+    let exact = bigint_to_i256(&exact);
+    match *to_type {
+        DataType::Decimal32(p, s) => precision_error::<Decimal32Type>(exact, value, p, s),
+        DataType::Decimal64(p, s) => precision_error::<Decimal64Type>(exact, value, p, s),
+        DataType::Decimal128(p, s) => precision_error::<Decimal128Type>(exact, value, p, s),
+        DataType::Decimal256(p, s) => precision_error::<Decimal256Type>(exact, value, p, s),
+        _ => ArrowError::CastError(format!("Cannot cast to {to_type}. Overflowing on {value}")),
+    }
+}
+
+/// arrow-rs's precision error for the cast value `exact` when it fits the
+/// native integer of `T`, arrow-cast's overflow error naming the source
+/// `value` when it does not.
+fn precision_error<T: ArrowDecimalType>(
+    exact: Option<i256>,
+    value: i256,
+    p: u8,
+    s: i8,
+) -> ArrowError
+where
+    T::Native: DecimalNative,
+{
+    let overflow = || {
+        ArrowError::CastError(format!(
+            "Cannot cast to {}({p}, {s}). Overflowing on {value}",
+            T::PREFIX
+        ))
+    };
+    let exact = exact.and_then(<T::Native as DecimalNative>::from_i256);
+    exact.and_then(|v| T::validate_decimal_precision(v, p, s).err()).unwrap_or_else(overflow)
+}
