@@ -352,53 +352,44 @@ pub fn rem(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
     arithmetic(BinaryOp::Rem, lhs, rhs)
 }
 
-/// One side of an Arrow call, converted without copying, and its Arrow width.
+/// One side of an Arrow call, read in place: a column, or one value for
+/// every row (the owned form of [`Operand`]), with its Arrow width.
 struct DatumOperand {
     decimals: OwnedOperand,
     width: StorageWidth,
 }
 
-/// The decimals of one side of an Arrow call: the owned form of [`Operand`].
+/// The decimals of one side of an Arrow call.
 enum OwnedOperand {
     Array(DecimalArray),
     Scalar(DecimalScalar),
 }
 
 impl DatumOperand {
-    /// The side for `datum`.
+    /// The side for `datum` (a scalar datum is a one-row array standing for
+    /// every row, null when it holds a null, as arrow reads it).
     fn of(datum: &dyn Datum) -> Result<Self, ArrowError> {
         let (array, is_scalar) = datum.get();
-        let (_, width) = decimal_type(array.data_type())?;
-        Ok(Self { decimals: OwnedOperand::new(array, is_scalar)?, width })
-    }
-
-    fn operand(&self) -> Operand<'_> {
-        self.decimals.operand()
-    }
-}
-
-impl OwnedOperand {
-    /// The side for `array` (`is_scalar`: a one-row array standing for every
-    /// row, null when it holds a null, as arrow reads it).
-    fn new(array: &dyn Array, is_scalar: bool) -> Result<Self, ArrowError> {
         let decimals = DecimalArray::from_arrow(array)?;
+        let width = decimals.width();
         if !is_scalar {
-            return Ok(Self::Array(decimals));
+            return Ok(Self { decimals: OwnedOperand::Array(decimals), width });
         }
         let scalar = if decimals.null_count() > 0 {
             Some(DecimalScalar::null(decimals.dtype()))
         } else {
             decimals.scalar(0)
         };
-        scalar.map(Self::Scalar).ok_or_else(|| {
+        let scalar = scalar.ok_or_else(|| {
             ArrowError::InvalidArgumentError("a scalar operand has no rows".to_string())
-        })
+        })?;
+        Ok(Self { decimals: OwnedOperand::Scalar(scalar), width })
     }
 
     fn operand(&self) -> Operand<'_> {
-        match self {
-            Self::Array(a) => Operand::Array(a),
-            Self::Scalar(s) => Operand::Scalar(s),
+        match &self.decimals {
+            OwnedOperand::Array(a) => Operand::Array(a),
+            OwnedOperand::Scalar(s) => Operand::Scalar(s),
         }
     }
 }
@@ -409,17 +400,14 @@ fn shared_width(lhs: &DataType, rhs: &DataType) -> Option<StorageWidth> {
 }
 
 fn arithmetic(op: BinaryOp, lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
-    let (l, l_scalar) = lhs.get();
-    let (r, r_scalar) = rhs.get();
-    let width = shared_width(l.data_type(), r.data_type()).ok_or_else(|| {
+    let (l, r) = (lhs.get().0.data_type(), rhs.get().0.data_type());
+    let width = shared_width(l, r).ok_or_else(|| {
         ArrowError::InvalidArgumentError(format!(
-            "Invalid arithmetic operation: {} {op} {}: both sides must be decimals of one Arrow \
-             width (Decimal32, Decimal64, Decimal128 or Decimal256)",
-            l.data_type(),
-            r.data_type()
+            "Invalid arithmetic operation: {l} {op} {r}: both sides must be decimals of one Arrow \
+             width (Decimal32, Decimal64, Decimal128 or Decimal256)"
         ))
     })?;
-    let (l, r) = (OwnedOperand::new(l, l_scalar)?, OwnedOperand::new(r, r_scalar)?);
+    let (l, r) = (DatumOperand::of(lhs)?, DatumOperand::of(rhs)?);
     let options = ArithmeticOptions::arrow(width);
     match crate::compute::binary::binary(op, l.operand(), r.operand(), &options) {
         Ok(result) => Ok(result.to_arrow()),
