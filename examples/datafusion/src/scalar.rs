@@ -15,7 +15,8 @@ use datafusion::logical_expr::{
 };
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalScalar, DecimalType, Operand, StorageWidth,
-    binary, };
+    binary,
+};
 
 /// The FixedPoint operators, each as the scalar UDF of its name.
 pub const FIXED_POINT_UDFS: [(BinaryOp, &str); 4] = [

@@ -17,8 +17,7 @@ use arrow::array::{Array, AsArray, Decimal128Array};
 use arrow::datatypes::Decimal128Type;
 use decimal_kernels::aggregate::{Accumulator, AggregateOp};
 use decimal_kernels::arrow::{add, decimal_type, mul, sub};
-use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, DecimalArray, DecimalType, StorageWidth, };
+use decimal_kernels::{ArithmeticOptions, BinaryOp, DecimalArray, DecimalType, StorageWidth};
 
 use crate::answer::{AGGREGATES, Answer};
 use crate::evaluation::{self, Arithmetic, GroupedAggregates, Products};
