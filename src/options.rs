@@ -6,7 +6,7 @@ pub use decimal_kernels_native::{OverflowPolicy, RoundingMode};
 
 use crate::types::StorageWidth;
 
-/// The four operators.
+/// The five operators of two operands: `+ - * / %`.
 ///
 /// More may be added, so a `match` on one needs a catch-all arm.
 ///
