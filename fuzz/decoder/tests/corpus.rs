@@ -19,7 +19,7 @@ use rstest::rstest;
 
 /// The bytes `hex` spells, two digits a byte.
 fn unhex(hex: &str) -> Result<Vec<u8>, String> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err(format!("{} hex digits, an odd number", hex.len()));
     }
     (0..hex.len())
