@@ -10,7 +10,8 @@ peer/ours), keeps the latest line of each case, then
   come from more than one run), the source commit, the machine, the goals
   table and every case with its distribution, both medians, the ratio and
   its spread;
-- prints the goals table to stdout, for the README's performance section:
+- prints the goals table to stdout, for docs/performance.md and the README's
+  summary:
   each goal at 8,192 and 1,048,576 rows, our add, neg and grouped sums
   against plain loops, the FixedPoint money × rate multiply against our own
   favourable case, and every case whose time with 10% nulls exceeds 1.15
@@ -342,7 +343,7 @@ def results_md(cases, runs, note):
         "# Benchmark results",
         "",
         "Produced by `python3 benches/report.py` after `cargo bench --bench kernels`;",
-        "not edited by hand. The README's performance section quotes its goals table.",
+        "not edited by hand. docs/performance.md says what bounds the goals not met.",
         "",
         "## The run",
         "",

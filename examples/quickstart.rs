@@ -6,13 +6,14 @@
 //!
 //! Run with `cargo run --release --example quickstart`.
 
-include!("../tests/support/arrow_crates.rs");
-
 use std::error::Error;
 use std::time::Instant;
 
 use arrow_array::{Array, ArrayRef};
-use arrow_buffer::{NullBuffer, ScalarBuffer};
+// arrow-arith, only to compare with. This repository tests against both arrow
+// majors and names each arrow-arith by its major; an application on arrow 60
+// depends on `arrow-arith = "60"` and needs no such line.
+use arrow_arith_60 as arrow_arith;
 use decimal_kernels::{
     ArithmeticOptions, DecimalArray, DecimalError, DecimalScalar, DecimalType, RoundingMode,
     StorageWidth, div, mul,
@@ -36,8 +37,10 @@ impl XorShift {
 fn column(dtype: DecimalType, max: u64, seed: u64) -> Result<DecimalArray, DecimalError> {
     let mut rng = XorShift(seed);
     let values: Vec<i64> = (0..ROWS).map(|_| (rng.next() % max + 1) as i64).collect();
-    let nulls = NullBuffer::from((0..ROWS).map(|i| i % 50 != 49).collect::<Vec<_>>());
-    DecimalArray::try_new(dtype, ScalarBuffer::from(values), Some(nulls))
+    let valid: Vec<bool> = (0..ROWS).map(|i| i % 50 != 49).collect();
+    // The vectors become Arrow buffers: the values as they are, the validity
+    // as a bitmap.
+    DecimalArray::try_new(dtype, values.into(), Some(valid.into()))
 }
 
 /// Runs `op` twice (the first run warms the caches and the allocator) and

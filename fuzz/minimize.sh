@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Chooses the inputs kept in fuzz/regressions/<target>/ for every target (or the
-# ones named), from its working corpus fuzz/corpus/<target>/ and what is kept
-# already.
+# Chooses the inputs kept in fuzz/regressions/<target>.txt for every target (or
+# the ones named), from its working corpus fuzz/corpus/<target>/ and what is
+# kept already.
 #
 #   fuzz/minimize.sh [TARGET...]
 #
-# Named inputs (any name that is not a 40-digit hash) always stay: ones that
-# exposed a bug, named for it, and hand-made ones for what the fuzzer seldom
-# reaches (failures past the first block, on chunk and block edges). The rest are replaced by at most a target's budget of inputs
+# Named inputs (the lines with a name) always stay: ones that exposed a bug,
+# named for it, and hand-made ones for what the fuzzer seldom reaches
+# (failures past the first block, on chunk and block edges). The rest are
+# replaced by at most a target's budget of inputs
 # that together reach as many code edges as possible, chosen greedily (the one
 # adding the most edges not yet reached, the shorter on a tie) from libFuzzer's
 # per-input coverage. `cargo fuzz cmin` would keep every input that adds any
@@ -27,8 +28,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 for target in "${targets[@]}"; do
-    kept="$dir/regressions/$target"
-    mkdir -p "$kept" "$dir/corpus/$target" "$work/$target"
+    kept="$work/$target.kept"
+    mkdir -p "$dir/corpus/$target" "$work/$target"
+    "$dir/regressions.py" unpack "$target" "$kept"
     # Edges only (-use_counters=0): how often an edge runs is no reason to
     # keep an input here.
     nice -n 15 cargo fuzz run -O -a -s "${FUZZ_SANITIZER:-address}" --fuzz-dir "$dir" \
@@ -71,12 +73,8 @@ print(f"{len(chosen)} inputs reach {len(reached)} of {len(every)} edges", file=s
 for i in chosen:
     print(paths[i])
 EOF
-    # Copy the choice out before clearing the hash-named inputs it may include.
-    mkdir -p "$work/$target.keep"
-    while IFS= read -r path; do
-        cp "$path" "$work/$target.keep/$(sha1sum "$path" | cut -c1-40)"
-    done <"$work/$target.chosen"
-    find "$kept" -type f -regextype posix-extended -regex '.*/[0-9a-f]{40}' -delete
-    find "$work/$target.keep" -type f -exec cp {} "$kept/" \;
-    echo "$target: $(find "$kept" -type f | wc -l) inputs kept"
+    # The named lines stay; the chosen inputs replace the unnamed ones.
+    mapfile -t chosen <"$work/$target.chosen"
+    "$dir/regressions.py" replace-unnamed "$target" "${chosen[@]}"
+    echo "$target: $(grep -cv '^#' "$dir/regressions/$target.txt") inputs kept"
 done

@@ -5,12 +5,16 @@
 #   fuzz/run.sh SECONDS [TARGET...]
 #
 # Each target grows its working corpus fuzz/corpus/<target>/ (not kept in git),
-# starting from it and from the kept inputs in fuzz/regressions/<target>/. A
-# failing input is saved to fuzz/artifacts/<target>/ and stops libFuzzer; the
-# target is then restarted for the time left, so the counts cover the whole
-# time. (libFuzzer's fork mode would carry on by itself, but re-runs corpus
-# slices in every job and managed a third of the executions.) The full log of
-# each target is fuzz/artifacts/<target>.log.
+# starting from it and from the kept inputs in fuzz/regressions/<target>.txt
+# (unpacked into fuzz/corpus/.kept/<target>/ for libFuzzer). A failing input is
+# saved to fuzz/artifacts/<target>/ and stops libFuzzer; the target is then
+# restarted for the time left, so the counts cover the whole time. Every
+# failing input is then appended to fuzz/regressions/<target>.txt under its
+# artifact name (crash-..., timeout-..., oom-...), so that `cargo test` replays
+# it at once; rename it there for the bug once it is understood. (libFuzzer's
+# fork mode would carry on by itself, but re-runs corpus slices in every job
+# and managed a third of the executions.) The full log of each target is
+# fuzz/artifacts/<target>.log.
 #
 # Environment:
 #   FUZZ_JOBS       targets fuzzed at once (default 1)
@@ -48,14 +52,17 @@ done
 fuzz_one() {
     local target=$1 log="$dir/artifacts/$1.log"
     local start=$SECONDS deadline=$((SECONDS + seconds)) left
-    mkdir -p "$dir/corpus/$target" "$dir/regressions/$target" "$dir/artifacts/$target"
+    local kept="$dir/corpus/.kept/$target"
+    rm -rf "$kept"
+    mkdir -p "$dir/corpus/$target" "$dir/artifacts/$target"
+    "$dir/regressions.py" unpack "$target" "$kept"
     : >"$log"
     while left=$((deadline - SECONDS)); ((left > 0)); do
         local before
         before=$(wc -l <"$log")
         # The first directory receives what the run finds; the second only
         # seeds it.
-        cargo_fuzz run "$target" "$dir/corpus/$target" "$dir/regressions/$target" -- \
+        cargo_fuzz run "$target" "$dir/corpus/$target" "$kept" -- \
             -max_total_time="$left" -max_len=1024 -len_control=0 -timeout=60 \
             -print_final_stats=1 >>"$log" 2>&1 && break
         # A failure while replaying the corpus would recur on every restart.
@@ -82,6 +89,13 @@ written() {
 
 for target in "${targets[@]}"; do
     log="$dir/artifacts/$target.log"
+    # The inputs this run saved (the log names each), kept for `cargo test`.
+    { grep -oE "Test unit written to [^ ]+" "$log" || true; } | cut -d' ' -f5 |
+        while IFS= read -r input; do
+            if [[ -f $input ]]; then
+                "$dir/regressions.py" add "$target" "$input"
+            fi
+        done
     execs=$(awk '/^stat::number_of_executed_units:/ { n += $2 } END { print n + 0 }' "$log")
     elapsed=$(awk '/^elapsed:/ { print $2 }' "$log")
     elapsed=${elapsed:-0}

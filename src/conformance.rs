@@ -1,6 +1,6 @@
 //! Holding a kernel to the reference, row by row.
 //!
-//! [`reference()`] computes what any implementation of `docs/semantics.md` must
+//! [`reference()`] computes what any implementation of the [semantics](crate::semantics) must
 //! return for a call, row by row with exact big integers; [`compare`] sets an actual
 //! result beside it and reports every row that differs with its inputs, the
 //! expected and the actual outcome. An engine can run its own kernels through
@@ -16,12 +16,6 @@
 //!     .expect("the crate's own kernels conform");
 //! # Ok::<(), decimal_kernels::DecimalError>(())
 //! ```
-
-// The byte decoder behind the fuzz targets (`fuzz/`) and the corpus replay
-// test: a tool of this repository, not a stable API.
-#[cfg(feature = "fuzzing")]
-#[doc(hidden)]
-pub mod fuzz;
 
 use core::fmt;
 
@@ -46,7 +40,7 @@ use crate::values::{DecimalArray, DecimalNative, with_native};
 /// Rows listed in a report at most (all are counted).
 const LISTED: usize = 20;
 
-/// The result `docs/semantics.md` defines for `lhs op rhs`, computed row by
+/// The result the [semantics](crate::semantics) define for `lhs op rhs`, computed row by
 /// row by the exact reference (stored values beyond their precision included).
 ///
 /// # Errors
@@ -63,7 +57,7 @@ pub fn reference<'a>(
     reference_to(op, lhs, rhs, result, options)
 }
 
-/// The result `docs/semantics.md` defines for `lhs op rhs` at a result type
+/// The result the [semantics](crate::semantics) define for `lhs op rhs` at a result type
 /// the caller chose (what [`binary_to`](crate::binary_to) must return).
 ///
 /// # Errors
@@ -102,7 +96,7 @@ pub fn reference_to<'a>(
     reference_rows(len, result, options, outcome, error)
 }
 
-/// The result `docs/semantics.md` defines for `op operand` (what
+/// The result the [semantics](crate::semantics) define for `op operand` (what
 /// [`unary`](crate::unary) must return), row by row.
 ///
 /// ```
@@ -139,7 +133,7 @@ pub fn reference_unary<'a>(
     reference_rows(len, result, options, outcome, error)
 }
 
-/// The result `docs/semantics.md` defines for the aggregate `op` of
+/// The result the [semantics](crate::semantics) define for the aggregate `op` of
 /// `values` by group (what [`sum_groups`](crate::aggregate::sum_groups) and
 /// [`avg_groups`](crate::aggregate::avg_groups) must return; a whole-column
 /// aggregate is one group), from exact sums of the stored values.

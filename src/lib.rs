@@ -1,6 +1,6 @@
-//! Vectorized decimal arithmetic for query engines: `+ - * /` on decimal
-//! columns and their aggregates, exact to the last digit under each engine's
-//! rules.
+//! Vectorized decimal arithmetic for query engines: `+ - * / %` on decimal
+//! columns, rescale, negation and absolute value, and the `sum` and `avg`
+//! aggregates, exact to the last digit under each engine's rules.
 //!
 //! - Types: [`DecimalType`] `decimal(p, s)` with precision up to 76 and
 //!   negative scales, stored in any [`StorageWidth`] from `i8` to `i256`.
@@ -18,6 +18,8 @@
 //!   at each profile's types, with partial states for distributed engines.
 //! - [`DecimalScalar::reference_binary`] is the exact reference every kernel is checked
 //!   against; [`conformance`] lets an engine hold its own kernels to it.
+//! - [`semantics`]: what every operator computes, profile by profile, with
+//!   worked examples.
 //!
 //! ```
 //! use decimal_kernels::{mul, ArithmeticOptions, DecimalArray, DecimalType, RoundingMode};
@@ -33,16 +35,17 @@
 //! # Features
 //!
 //! - `arrow_60` (default) or `arrow_59`: the arrow-rs major the crate builds
-//!   on. Either turns on the [`arrow`] module; with both on (as
-//!   `--all-features` does), 60 is used.
-//! - `fuzzing`: the byte decoder behind the fuzz targets; not part of the
-//!   stable API.
+//!   on; either turns on the [`arrow`] module. Exactly one may be on: both on
+//!   (as `--all-features` or a forgotten `default-features = false` makes
+//!   them) is a compile error, rather than one major silently chosen. An
+//!   application on arrow 59 depends with `default-features = false,
+//!   features = ["arrow_59"]`.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-// Under `arrow_59` alone, the arrow 59 crates under their usual names
-// (`arrow_60` uses the dependencies of those names, and wins when both are on).
+// Under `arrow_59`, the arrow 59 crates under their usual names (`arrow_60`
+// uses the dependencies of those names).
 #[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
 extern crate arrow_array_59 as arrow_array;
 #[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
@@ -58,6 +61,17 @@ compile_error!(
      or `arrow_59`"
 );
 
+// Both on is most often an application on arrow 59 that kept the default
+// features: building on either major would hand it arrays of the other one,
+// and the type errors that follow name two arrow versions, not the cause.
+#[cfg(all(feature = "arrow_59", feature = "arrow_60"))]
+compile_error!(
+    "decimal-kernels: the features `arrow_59` and `arrow_60` are both on; exactly one arrow-rs \
+     major may be. To build on arrow 59, depend on decimal-kernels with \
+     `default-features = false, features = [\"arrow_59\"]` (the default features select \
+     arrow 60)"
+);
+
 pub mod aggregate;
 #[cfg(feature = "arrow")]
 #[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
@@ -68,6 +82,14 @@ mod rules;
 mod types;
 mod values;
 
+/// What the operators compute: types and storage, the value rule, result
+/// types by profile, the operators of one operand, aggregates, rounding,
+/// nulls, overflow and division by zero, the text format, and worked examples
+/// (which the crate's tests run).
+pub mod semantics {
+    #![doc = include_str!("../docs/semantics.md")]
+}
+
 pub use compute::binary::{binary, binary_recycling, binary_to};
 pub use compute::operand::Operand;
 pub use compute::unary::{unary, unary_recycling};
@@ -77,7 +99,9 @@ pub use types::{
 };
 pub use values::{DecimalArray, DecimalNative, DecimalScalar, DecimalValues};
 
-/// `lhs + rhs` row by row; see [`binary`].
+/// `lhs + rhs` row by row under the options' profile (FixedPoint rules by
+/// default); [`arrow::add`] is the one with Arrow's rules on Arrow arrays.
+/// See [`binary`].
 ///
 /// ```
 /// use decimal_kernels::{add, ArithmeticOptions, DecimalArray, DecimalScalar, DecimalType, OverflowPolicy};
@@ -100,7 +124,9 @@ pub fn add<'a>(
     binary(BinaryOp::Add, lhs, rhs, options)
 }
 
-/// `lhs - rhs` row by row; see [`binary`].
+/// `lhs - rhs` row by row under the options' profile (FixedPoint rules by
+/// default); [`arrow::sub`] is the one with Arrow's rules on Arrow arrays.
+/// See [`binary`].
 ///
 /// ```
 /// use decimal_kernels::{sub, ArithmeticOptions, DecimalArray, DecimalType};
@@ -123,7 +149,9 @@ pub fn sub<'a>(
     binary(BinaryOp::Sub, lhs, rhs, options)
 }
 
-/// `lhs * rhs` row by row; see [`binary`].
+/// `lhs * rhs` row by row under the options' profile (FixedPoint rules by
+/// default: the operands' larger scale, rounded); [`arrow::mul`] is the one
+/// with Arrow's rules on Arrow arrays (scale `s1 + s2`). See [`binary`].
 ///
 /// ```
 /// use decimal_kernels::{mul, ArithmeticOptions, DecimalArray, DecimalScalar, DecimalType, RoundingMode};
@@ -146,7 +174,10 @@ pub fn mul<'a>(
     binary(BinaryOp::Mul, lhs, rhs, options)
 }
 
-/// `lhs / rhs` row by row; see [`binary`].
+/// `lhs / rhs` row by row under the options' profile (FixedPoint rules by
+/// default: the operands' larger scale, rounded); [`arrow::div`] is the one
+/// with Arrow's rules on Arrow arrays (scale `s1 + 4`, truncated). See
+/// [`binary`].
 ///
 /// ```
 /// use decimal_kernels::{div, ArithmeticOptions, DecimalArray, DecimalType, OverflowPolicy};
@@ -169,8 +200,11 @@ pub fn div<'a>(
     binary(BinaryOp::Div, lhs, rhs, options)
 }
 
-/// `lhs % rhs` row by row: the exact remainder `A - B * trunc(A / B)`, with
-/// the sign of `lhs`; see [`binary`].
+/// `lhs % rhs` row by row under the options' profile (FixedPoint rules by
+/// default); [`arrow::rem`] is the one with Arrow's rules on Arrow arrays.
+///
+/// The exact remainder `A - B * trunc(A / B)`, with the sign of `lhs`; see
+/// [`binary`].
 ///
 /// ```
 /// use decimal_kernels::{rem, ArithmeticOptions, DecimalArray, DecimalScalar, DecimalType};
@@ -196,7 +230,7 @@ pub fn rem<'a>(
 /// `operand` at type `to` row by row (SQL `CAST(x AS DECIMAL(p, s))`):
 /// rounded once with the options' mode when `to` has a smaller scale;
 /// `round`, `floor`, `ceil` and `truncate` to `d` digits are this with
-/// a mode (see `docs/semantics.md#rescale`). See [`unary`].
+/// a mode (see [semantics](crate::semantics#rescale)). See [`unary`].
 ///
 /// ```
 /// use decimal_kernels::{rescale, ArithmeticOptions, DecimalArray, DecimalType, RoundingMode};

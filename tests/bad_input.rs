@@ -6,7 +6,7 @@
 //! all-null columns, a zero divisor under a null row), so that the line between
 //! the two stays where it is.
 //!
-//! The README's "Bad input" table is backed by these cases.
+//! The "Bad input" table of docs/testing.md is backed by these cases.
 
 include!("support/arrow_crates.rs");
 

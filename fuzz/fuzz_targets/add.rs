@@ -2,7 +2,7 @@
 #![no_main]
 
 use decimal_kernels::BinaryOp;
-use decimal_kernels::conformance::fuzz::check_bytes;
+use decimal_kernels_fuzz_decoder::check_bytes;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {

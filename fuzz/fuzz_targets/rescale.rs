@@ -2,7 +2,7 @@
 //! bytes, held to the reference.
 #![no_main]
 
-use decimal_kernels::conformance::fuzz::check_unary_bytes;
+use decimal_kernels_fuzz_decoder::check_unary_bytes;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {

@@ -2,7 +2,7 @@
 //! and parse back to themselves.
 #![no_main]
 
-use decimal_kernels::conformance::fuzz::check_text;
+use decimal_kernels_fuzz_decoder::check_text;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {

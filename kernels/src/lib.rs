@@ -13,7 +13,8 @@
 //! and checked against the result precision. Each writes its results into a
 //! new vector, or into one the caller recycles ([`Frame::recycling`], see
 //! [`Recycling`]), so that batch after batch can run in one allocation. The
-//! crate's semantics are stated in `docs/semantics.md` of the repository.
+//! semantics are stated in the `semantics` module of the `decimal-kernels`
+//! crate's documentation.
 //!
 //! ```
 //! use decimal_kernels_native::{Frame, Input, MulSpec, Output, RoundingMode, mul};
@@ -38,12 +39,13 @@
 //! (`wide`).
 //!
 //! The arrow-buffer major is chosen by a feature: `arrow_60` (the default) or
-//! `arrow_59`. With both on (as `--all-features` does), 60 is used.
+//! `arrow_59`. Exactly one may be on: both on (as `--all-features` or a
+//! forgotten `default-features = false` makes them) is a compile error.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// Under `arrow_59` alone, arrow-buffer 59 under its usual name (`arrow_60`
-// uses the dependency of that name).
+// Under `arrow_59`, arrow-buffer 59 under its usual name (`arrow_60` uses the
+// dependency of that name).
 #[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
 extern crate arrow_buffer_59 as arrow_buffer;
 
@@ -51,6 +53,17 @@ extern crate arrow_buffer_59 as arrow_buffer;
 compile_error!(
     "decimal-kernels-native: no arrow-buffer major selected; enable the feature `arrow_60` \
      (the default) or `arrow_59`"
+);
+
+// Both on is most often an application on arrow 59 that kept the default
+// features (of this crate or of `decimal-kernels`); either major would then
+// meet buffers of the other, in type errors that do not name the cause.
+#[cfg(all(feature = "arrow_59", feature = "arrow_60"))]
+compile_error!(
+    "decimal-kernels-native: the features `arrow_59` and `arrow_60` are both on; exactly one \
+     arrow-rs major may be. To build on arrow 59, depend on decimal-kernels (or \
+     decimal-kernels-native) with `default-features = false, features = [\"arrow_59\"]` (the \
+     default features select arrow 60)"
 );
 
 mod add;

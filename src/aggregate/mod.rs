@@ -5,7 +5,7 @@
 //!   the count, rounded once with the options' mode. Null rows are skipped;
 //!   a group without valid rows is null.
 //! - No intermediate overflow: sums are kept wide enough for any number of
-//!   rows (see `docs/semantics.md#aggregates`), and only the final result is
+//!   rows (see the [semantics](crate::semantics#aggregates)), and only the final result is
 //!   checked against the result type, by the options' overflow policy.
 //! - Types: [`AggregateOp::result_type`], one rule per profile.
 //! - Partial and final: an [`Accumulator`] keeps running sums and counts of

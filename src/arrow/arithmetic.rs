@@ -223,8 +223,11 @@ pub fn binary_to(
     Ok(run(request)?.to_arrow())
 }
 
-/// `lhs + rhs` as `arrow_arith::numeric::add` on decimals (see the
-/// [module](self) docs for the two differences).
+/// `lhs + rhs` under Arrow's rules, as `arrow_arith::numeric::add` on
+/// decimals; [`crate::add`] is the one under a chosen profile (FixedPoint by
+/// default) on [`DecimalArray`](crate::DecimalArray)s.
+///
+/// See the [module](super) docs for the two differences from arrow-arith.
 ///
 /// ```
 /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
@@ -250,7 +253,9 @@ pub fn add(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
     arithmetic(BinaryOp::Add, lhs, rhs)
 }
 
-/// `lhs - rhs` as `arrow_arith::numeric::sub` on decimals.
+/// `lhs - rhs` under Arrow's rules, as `arrow_arith::numeric::sub` on
+/// decimals; [`crate::sub`] is the one under a chosen profile (FixedPoint by
+/// default) on [`DecimalArray`](crate::DecimalArray)s.
 ///
 /// ```
 /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
@@ -272,8 +277,10 @@ pub fn sub(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
     arithmetic(BinaryOp::Sub, lhs, rhs)
 }
 
-/// `lhs * rhs` as `arrow_arith::numeric::mul` on decimals (result scale
-/// `s1 + s2`, a type error beyond the width's maximum scale).
+/// `lhs * rhs` under Arrow's rules, as `arrow_arith::numeric::mul` on
+/// decimals (result scale `s1 + s2`, a type error beyond the width's maximum
+/// scale); [`crate::mul`] is the one under a chosen profile (FixedPoint by
+/// default: the larger scale, rounded) on [`DecimalArray`](crate::DecimalArray)s.
 ///
 /// ```
 /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
@@ -296,8 +303,10 @@ pub fn mul(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
     arithmetic(BinaryOp::Mul, lhs, rhs)
 }
 
-/// `lhs / rhs` as `arrow_arith::numeric::div` on decimals (result scale
-/// `min(s1 + 4, max)`, truncated).
+/// `lhs / rhs` under Arrow's rules, as `arrow_arith::numeric::div` on
+/// decimals (result scale `min(s1 + 4, max)`, truncated); [`crate::div`] is
+/// the one under a chosen profile (FixedPoint by default: the larger scale,
+/// rounded) on [`DecimalArray`](crate::DecimalArray)s.
 ///
 /// ```
 /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
@@ -323,11 +332,14 @@ pub fn div(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
     arithmetic(BinaryOp::Div, lhs, rhs)
 }
 
-/// `lhs % rhs` as `arrow_arith::numeric::rem` on decimals: result type
-/// `decimal(min(p1 - s1, p2 - s2) + max(s1, s2), max(s1, s2))`, the exact
-/// remainder with the sign of `lhs`. Where arrow-arith fails to align the
-/// operands at the larger scale (an aligned value beyond the width), this
-/// returns the remainder.
+/// `lhs % rhs` under Arrow's rules, as `arrow_arith::numeric::rem` on
+/// decimals; [`crate::rem`] is the one under a chosen profile (FixedPoint by
+/// default) on [`DecimalArray`](crate::DecimalArray)s.
+///
+/// Result type `decimal(min(p1 - s1, p2 - s2) + max(s1, s2), max(s1, s2))`,
+/// the exact remainder with the sign of `lhs`. Where arrow-arith fails to
+/// align the operands at the larger scale (an aligned value beyond the
+/// width), this returns the remainder.
 ///
 /// ```
 /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;

@@ -1,26 +1,26 @@
-//! arrow-rs interop: zero-copy conversions between [`DecimalArray`] and Arrow
+//! arrow-rs interop: zero-copy conversions between [`DecimalArray`](crate::DecimalArray) and Arrow
 //! decimal arrays; [`add`], [`sub`], [`mul`], [`div`], [`rem`] with the
 //! signatures, result types and values of `arrow_arith::numeric` on
 //! `Decimal32`, `Decimal64`, `Decimal128` and `Decimal256`; and [`cast`], a
 //! drop-in for `arrow_cast::cast_with_options` whose decimal-to-decimal casts
 //! are computed by this crate's kernels.
 //!
-//! - [`DecimalArray::from_arrow`] and [`DecimalArray::to_arrow`] share the
+//! - [`DecimalArray::from_arrow`](crate::DecimalArray::from_arrow) and [`DecimalArray::to_arrow`](crate::DecimalArray::to_arrow) share the
 //!   values buffer and the validity bitmap (a sliced array keeps its offset);
 //!   only `i8`/`i16` storage is widened, to `Decimal32`.
-//! - [`add`], [`sub`], [`mul`], [`div`], [`rem`] take two [`Datum`]s of one
+//! - [`add`], [`sub`], [`mul`], [`div`], [`rem`] take two [`Datum`](arrow_array::Datum)s of one
 //!   Arrow decimal width (arrays or [`Scalar`](arrow_array::Scalar)s on either
-//!   side) and use the Arrow profile, [`ArithmeticOptions::arrow`], at that
-//!   width: Arrow's result types, truncation, [`ArrowError::ArithmeticOverflow`]
-//!   and [`ArrowError::DivideByZero`] for the first failing row, a null row
+//!   side) and use the Arrow profile, [`ArithmeticOptions::arrow`](crate::ArithmeticOptions::arrow), at that
+//!   width: Arrow's result types, truncation, [`ArrowError::ArithmeticOverflow`](arrow_schema::ArrowError::ArithmeticOverflow)
+//!   and [`ArrowError::DivideByZero`](arrow_schema::ArrowError::DivideByZero) for the first failing row, a null row
 //!   where either side is null.
 //! - [`cast`] takes arrow-cast's `CastOptions`: a decimal cast rounds half
 //!   away from zero, a value beyond the target precision is a null row
 //!   (`safe: true`) or arrow-cast's error (`safe: false`); any cast that is not
 //!   decimal to decimal is passed to arrow-cast unchanged.
 //! - [`result_data_type`] plans a result's Arrow type from the operands' Arrow
-//!   types under any profile; [`DecimalScalar::from_arrow`] reads an Arrow
-//!   scalar; a [`DecimalError`] converts into an [`ArrowError`], so `?` works in
+//!   types under any profile; [`DecimalScalar::from_arrow`](crate::DecimalScalar::from_arrow) reads an Arrow
+//!   scalar; a [`DecimalError`](crate::DecimalError) converts into an [`ArrowError`](arrow_schema::ArrowError), so `?` works in
 //!   functions returning Arrow's error.
 //!
 //! Deliberate differences, each where arrow-rs is not exact:

@@ -44,7 +44,7 @@ impl UnaryOp {
 
 impl AggregateOp {
     /// The result type of `op` over a column of type `input` under the options'
-    /// profile (sources in `docs/semantics.md#aggregates`):
+    /// profile (sources in the [semantics](crate::semantics#aggregates)):
     ///
     /// | profile | `sum` | `avg` |
     /// |---|---|---|
