@@ -12,8 +12,7 @@
 
 use arrow_buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, i256};
 use decimal_kernels_native::{
-    self as native, DivSpec, Frame, Input, KernelError, MulSpec, Policies, Recycling, RemSpec,
-    SumSpec,
+    self as native, AddSpec, DivSpec, KernelError, MulSpec, Policies, RemSpec, Rows,
 };
 
 use crate::array::{DecimalArray, DecimalNative, DecimalValues, with_native};
@@ -94,22 +93,22 @@ impl<'a> Operand<'a> {
 
     /// The operand as the kernels read it: its stored values as they are,
     /// and for a checked array the promise that they fit its precision.
-    pub(crate) fn input(self) -> Input<'a> {
+    pub(crate) fn input(self) -> native::Operand<'a> {
         match self {
             Self::Array(a) => {
-                let input = Input::array(a.values().column());
+                let input = native::Operand::array(a.values().column());
                 if a.is_checked() {
-                    // SAFETY: a checked array was built by `try_new` (which
+                    // A checked array was built by `try_new` (which
                     // checks every valid value against the precision) or by
                     // this crate from values known to fit (kernel results,
                     // parsed text, slices and width changes of checked
                     // arrays): every valid value is within its precision.
-                    unsafe { input.assume_precision(a.dtype().precision()) }
+                    input.assume_precision(a.dtype().precision())
                 } else {
                     input
                 }
             }
-            Self::Scalar(s) => Input::scalar(s.value().unwrap_or(i256::ZERO)),
+            Self::Scalar(s) => native::Operand::scalar(s.value().unwrap_or(i256::ZERO)),
         }
     }
 }
@@ -306,7 +305,7 @@ pub(crate) fn compute_recycling(
     let len = rows(lhs, rhs)?;
     over_rows(&[lhs, rhs], len, result, out_width, options, recycled, |frame, values| {
         Ok(with_native!(out_width, T => {
-            let output = call.run::<T>(lhs.input(), rhs.input(), frame.recycling(values.vec()))?;
+            let output = call.run::<T>(lhs.input(), rhs.input(), frame.recycled(values.vec()))?;
             (T::into_values(output.values), output.nulls)
         }))
     })
@@ -367,7 +366,7 @@ pub(crate) fn over_rows(
     options: &ArithmeticOptions,
     mut recycled: Recycled,
     kernel: impl FnOnce(
-        &Frame<'_>,
+        &Rows<'_>,
         RecycledValues,
     ) -> Result<(DecimalValues, Option<NullBuffer>), DecimalError>,
 ) -> Result<DecimalArray, DecimalError> {
@@ -386,7 +385,7 @@ pub(crate) fn over_rows(
             Some(acc) => intersection(&acc, next, recycled.bitmap()),
         })
     });
-    let frame = Frame::new(len).with_nulls(nulls.as_ref()).with_policies(policies(options));
+    let frame = Rows::new(len).with_nulls(nulls.as_ref()).with_policies(policies(options));
     let (values, nulls) = kernel(&frame, recycled.values)?;
     Ok(DecimalArray::from_parts(result, values, nulls))
 }
@@ -460,9 +459,9 @@ impl Call<'_> {
     /// Runs the kernel with results stored as `T`.
     fn run<T: DecimalNative>(
         &self,
-        lhs: Input<'_>,
-        rhs: Input<'_>,
-        frame: Recycling<'_, T>,
+        lhs: native::Operand<'_>,
+        rhs: native::Operand<'_>,
+        frame: native::Recycled<'_, T>,
     ) -> Result<native::Output<T>, DecimalError> {
         let (t1, t2) = (self.operands.0.dtype(), self.operands.1.dtype());
         let scale = |t: DecimalType| i32::from(t.scale());
@@ -487,7 +486,7 @@ impl Call<'_> {
                 // Both shifts are at most 152: scales lie within -76..=76.
                 let shift = |k: i32| k.unsigned_abs();
                 let spec =
-                    SumSpec::new(shift(k1), shift(k2), precision).rescaled(aligned - rs, rounding);
+                    AddSpec::new(shift(k1), shift(k2), precision).rescaled(aligned - rs, rounding);
                 if self.op == BinaryOp::Add {
                     native::add(lhs, rhs, &spec, frame)
                 } else {

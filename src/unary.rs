@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use decimal_kernels_native::{self as native, KernelError, Recycling, RescaleSpec};
+use decimal_kernels_native::{self as native, KernelError, RescaleSpec};
 
 use crate::array::{DecimalArray, DecimalNative, with_native};
 use crate::dispatch::{Operand, Recycled, over_rows};
@@ -145,7 +145,7 @@ pub(crate) fn unary_stored(
     let len = operand.rows();
     over_rows(&[operand], len, result, out_width, options, recycled, |frame, values| {
         Ok(with_native!(out_width, T => {
-            let output = run::<T>(op, operand, result, options, frame.recycling(values.vec()))?;
+            let output = run::<T>(op, operand, result, options, frame.recycled(values.vec()))?;
             (T::into_values(output.values), output.nulls)
         }))
     })
@@ -164,7 +164,7 @@ fn run<T: DecimalNative>(
     operand: Operand<'_>,
     result: DecimalType,
     options: &ArithmeticOptions,
-    frame: Recycling<'_, T>,
+    frame: native::Recycled<'_, T>,
 ) -> Result<native::Output<T>, DecimalError> {
     let input = operand.input();
     let precision = result.precision();
