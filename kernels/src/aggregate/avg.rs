@@ -35,7 +35,7 @@ impl GroupSums {
     /// (its row is its group).
     ///
     /// ```
-    /// use decimal_kernels_native::{Rows, GroupSums, Operand, Output, Policies, RoundingMode};
+    /// use decimal_kernels_native::{GroupSums, Operand, Output, Policies, RoundingMode, Rows};
     /// let cents = [100i64, 105, 7];
     /// let mut sums = GroupSums::new(2);
     /// sums.update(Operand::array(&cents[..]), Some(&[0, 0, 0]), &Rows::new(3))?;

@@ -64,7 +64,7 @@ pub struct GroupSum {
 /// Running exact sums and counts of any number of groups.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, GroupSums, Operand, Output, Policies};
+/// use decimal_kernels_native::{GroupSums, Operand, Output, Policies, Rows};
 /// let cents = [150i64, -25, 990, 5];
 /// let mut sums = GroupSums::new(2);
 /// sums.update(Operand::array(&cents[..]), Some(&[0, 1, 0, 1]), &Rows::new(4))?;

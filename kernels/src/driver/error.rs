@@ -4,7 +4,7 @@
 /// (possibly sliced) inputs.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, KernelError, Output, AddSpec, add};
+/// use decimal_kernels_native::{AddSpec, KernelError, Operand, Output, Rows, add};
 /// let (a, b) = ([99i64], [1i64]);
 /// let spec = AddSpec::new(0, 0, 2);
 /// let out: Result<Output<i64>, _> =

@@ -11,7 +11,7 @@ use crate::driver::rows::Rows;
 /// A kernel's result: values for every row and the final validity.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, NullBuffer, Output, AddSpec, sub};
+/// use decimal_kernels_native::{AddSpec, NullBuffer, Operand, Output, Rows, sub};
 /// let (a, b) = ([7i32, 0], [2i32, 0]);
 /// let nulls = NullBuffer::from(vec![true, false]);
 /// let rows = Rows::new(2).with_nulls(Some(&nulls));
@@ -44,7 +44,7 @@ pub struct Output<S: Storage> {
 /// same as into a new vector.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, Output, AddSpec, add};
+/// use decimal_kernels_native::{AddSpec, Operand, Output, Rows, add};
 /// let spec = AddSpec::new(0, 0, 18);
 /// let mut recycled: Vec<i64> = Vec::with_capacity(1024);
 /// let first_address = recycled.as_ptr();

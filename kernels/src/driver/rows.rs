@@ -9,7 +9,7 @@ use crate::driver::error::KernelError;
 /// What to do when a row fails.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, OverflowPolicy, Output, Policies, AddSpec, add};
+/// use decimal_kernels_native::{AddSpec, Operand, Output, OverflowPolicy, Policies, Rows, add};
 /// let (a, b) = ([90i64, 5], [20i64, 5]);
 /// let null = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
 /// let rows = Rows::new(2).with_policies(null);
@@ -48,7 +48,7 @@ pub struct Policies {
 /// valid, and the policies.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, OverflowPolicy, Policies};
+/// use decimal_kernels_native::{OverflowPolicy, Policies, Rows};
 /// let rows = Rows::new(1024)
 ///     .with_policies(Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() });
 /// assert_eq!(rows.len, 1024);

@@ -11,7 +11,7 @@ use crate::int::work::Work;
 /// How an inexact result is rounded to the result scale.
 ///
 /// ```
-/// use decimal_kernels_native::{DivSpec, Rows, Operand, Output, RoundingMode, div};
+/// use decimal_kernels_native::{DivSpec, Operand, Output, RoundingMode, Rows, div};
 /// // -5 / 2 = -2.5 at scale 0 under each mode.
 /// let modes = RoundingMode::ALL.map(|mode| {
 ///     let spec = DivSpec::new(0, mode, 9);

@@ -34,7 +34,7 @@ impl AddOrSub for Plus {
 /// Adds `lhs` and `rhs` row by row, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, Output, AddSpec, add};
+/// use decimal_kernels_native::{AddSpec, Operand, Output, Rows, add};
 /// // decimal(10, 2) in i64 + decimal(20, 2) in i128, result decimal(21, 2) in i128.
 /// let (a, b) = ([150i64, -225], [1_000i128, 25]);
 /// let spec = AddSpec::new(0, 0, 21);

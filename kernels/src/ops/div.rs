@@ -113,7 +113,7 @@ impl<W: InPlace, R: Rounding, D: Division<W>> BinaryKernel<W> for Quotient<R, D>
 /// Divides `lhs` by `rhs` row by row, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{DivSpec, Rows, Operand, Output, RoundingMode, div};
+/// use decimal_kernels_native::{DivSpec, Operand, Output, RoundingMode, Rows, div};
 /// // 10.00 / 3 at scale 2 (k = 2 - 2 + 0), rounding half up: 3.33; and 2.00 / 3: 0.67.
 /// let a = [1_000i64, 200];
 /// let spec = DivSpec::new(0, RoundingMode::HalfUp, 18);

@@ -268,7 +268,7 @@ impl MulSpec {
 /// Multiplies `lhs` and `rhs` row by row, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, MulSpec, Output, RoundingMode, mul};
+/// use decimal_kernels_native::{MulSpec, Operand, Output, RoundingMode, Rows, mul};
 /// // 0.15 * -0.15 = -0.0225, kept at scale 2 rounding half up: -0.02.
 /// let a = [15i64, 15];
 /// let b = [-15i64, 15];

@@ -196,7 +196,7 @@ impl<W: Work> BinaryKernel<W> for SteppedRemainder {
 /// results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, Output, RemSpec, rem};
+/// use decimal_kernels_native::{Operand, Output, RemSpec, Rows, rem};
 /// // 7.50 % 2 and -7.50 % 2 (aligned at scale 2): 1.50 and -1.50.
 /// let a = [7_50i64, -7_50];
 /// let spec = RemSpec::new(0, 2, 3);

@@ -114,7 +114,7 @@ impl<W: Work, const CHECKED: bool> UnaryKernel<W> for SameScale<CHECKED> {
 /// Rescales `input` row by row, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, Output, RescaleSpec, RoundingMode, rescale};
+/// use decimal_kernels_native::{Operand, Output, RescaleSpec, RoundingMode, Rows, rescale};
 /// // 1.2345 and -1.2350 (scale 4) at scale 2, half up: 1.23 and -1.24.
 /// let a = [1_2345i64, -1_2350];
 /// let spec = RescaleSpec::new(2, RoundingMode::HalfUp, 15);

@@ -45,7 +45,7 @@ impl<W: Work, const ABSOLUTE: bool, const CHECKED: bool> UnaryKernel<W>
 /// `-input` row by row at precision `result_precision`, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, Output, neg};
+/// use decimal_kernels_native::{Operand, Output, Rows, neg};
 /// let a = [1_50i64, -7];
 /// let out: Output<i64> = neg(Operand::array(&a[..]), 5, &Rows::new(2))?;
 /// assert_eq!(out.values.as_ref(), [-1_50, 7]);
@@ -69,7 +69,7 @@ pub fn neg<'a, O: Storage>(
 /// `|input|` row by row at precision `result_precision`, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, Output, abs};
+/// use decimal_kernels_native::{Operand, Output, Rows, abs};
 /// let a = [1_50i64, -7];
 /// let out: Output<i64> = abs(Operand::array(&a[..]), 5, &Rows::new(2))?;
 /// assert_eq!(out.values.as_ref(), [1_50, 7]);

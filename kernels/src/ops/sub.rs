@@ -34,7 +34,7 @@ impl AddOrSub for Minus {
 /// Subtracts `rhs` from `lhs` row by row, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Rows, Operand, Output, AddSpec, sub};
+/// use decimal_kernels_native::{AddSpec, Operand, Output, Rows, sub};
 /// // decimal(10, 2) - decimal(10, 3) at scale 3.
 /// let a = [150i64];
 /// let spec = AddSpec::new(1, 0, 12);

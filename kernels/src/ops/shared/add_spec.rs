@@ -26,7 +26,7 @@ pub struct AddSpec {
     pub lhs_shift: u32,
     /// Digits appended to the right operand to reach the result scale.
     pub rhs_shift: u32,
-    /// Digits dropped from the exact aligned sum (`> 0`, with rounding) or
+    /// Digits dropped from the exact aligned result (`> 0`, with rounding) or
     /// appended to it (`< 0`) to reach the result scale; usually 0.
     pub result_shift: i32,
     /// How dropped digits round (when `result_shift > 0`).
@@ -50,12 +50,12 @@ impl AddSpec {
         }
     }
 
-    /// The same sum, then rescaled to the result scale: `shift > 0` drops that
-    /// many digits from the exact aligned sum, rounding once with `rounding`;
-    /// `shift < 0` appends `-shift` digits.
+    /// The same operation, then rescaled to the result scale: `shift > 0`
+    /// drops that many digits from the exact aligned result, rounding once
+    /// with `rounding`; `shift < 0` appends `-shift` digits.
     ///
     /// ```
-    /// use decimal_kernels_native::{Rows, Operand, Output, RoundingMode, AddSpec, add};
+    /// use decimal_kernels_native::{AddSpec, Operand, Output, RoundingMode, Rows, add};
     /// // decimal(38,10) + decimal(38,10) at Spark's decimal(38,9), half up.
     /// let spec = AddSpec::new(0, 0, 38).rescaled(1, RoundingMode::HalfUp);
     /// let (a, b) = ([1_5i128, -1_5], [0i128, 0]);
@@ -68,7 +68,7 @@ impl AddSpec {
         Self { result_shift: shift, rounding, ..self }
     }
 
-    /// `L` such that every sum of operands below `2^lhs_bits` and `2^rhs_bits`
+    /// `L` such that every result of operands below `2^lhs_bits` and `2^rhs_bits`
     /// is below `2^L`.
     pub(crate) fn result_bits(&self, lhs_bits: u32, rhs_bits: u32) -> u32 {
         let lhs = lhs_bits + shift_bits(self.lhs_shift);
@@ -83,7 +83,7 @@ impl AddSpec {
 }
 
 /// Whether the right operand is added or subtracted: the one thing that tells
-/// a difference from a sum.
+/// a subtraction from an addition.
 pub(crate) trait AddOrSub: Copy + Send + Sync + 'static {
     /// `a ± b`, wrapping.
     fn combine<W: Work>(a: W, b: W) -> W;
