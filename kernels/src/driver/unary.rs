@@ -175,3 +175,129 @@ fn drive_words<W: InPlace, S: WordStorage>(
     }
     Ok(failures.finish())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::columns::storage::Storage;
+    use crate::driver::kernel::{BinaryKernel, DIVIDE_BY_ZERO, overflow_flag};
+    use crate::driver::output::Output;
+    use crate::driver::rows::{OverflowPolicy, Policies};
+    use crate::int::i512::I512;
+    use crate::int::work::Work;
+    use crate::testing::{assert_same_outcome, call, call_unary, values};
+    use ethnum::I256;
+
+    /// `-a`, failing beyond `bound` and, standing in for a division by zero,
+    /// on a zero `a`.
+    struct FlaggedNeg;
+
+    impl<W: Work> UnaryKernel<W> for FlaggedNeg {
+        type Constants = W;
+        fn apply(a: W, &bound: &W) -> (W, u8) {
+            let r = a.neg();
+            (r, overflow_flag::<W, true>(r, bound) | (DIVIDE_BY_ZERO * u8::from(a.is_zero())))
+        }
+    }
+
+    /// [`FlaggedNeg`] of the first operand through the binary driver: how
+    /// unary operators ran before they had their own driver.
+    struct FlaggedNegOfFirst;
+
+    impl<W: Work> BinaryKernel<W> for FlaggedNegOfFirst {
+        type Constants = W;
+        fn apply(a: W, _: W, bound: &W) -> (W, u8) {
+            <FlaggedNeg as UnaryKernel<W>>::apply(a, bound)
+        }
+    }
+
+    const ROWS: usize = 1500;
+    const BOUND: i64 = 10i64.pow(18) - 1;
+
+    /// The unary driver against the binary one with an ignored zero, for
+    /// results stored as `O`, under both policies.
+    #[track_caller]
+    fn assert_drivers_agree<O: Storage, W: InPlace>(operand: Operand<'_>, context: &str) {
+        let nulls = NullBuffer::from((0..ROWS).map(|i| i % 13 != 4).collect::<Vec<_>>());
+        let bound = W::from_i64(BOUND);
+        for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
+            let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
+            let rows = Rows::new(ROWS).with_nulls(Some(&nulls)).with_policies(policies);
+            let binary =
+                call::<O, W, FlaggedNegOfFirst>(operand, Operand::scalar(0i8), bound, &rows);
+            let unary = call_unary::<O, W, FlaggedNeg>(operand, bound, &rows);
+            let context = format!("{context} in {} ({policy:?})", core::any::type_name::<W>());
+            assert_same_outcome(binary, unary, &context);
+        }
+    }
+
+    /// Work type `W` over the same values stored in `i64`, `i128` and
+    /// `i256`, and as a single value, with results in each of those widths:
+    /// in place, converted, and over words.
+    fn assert_every_storage_agrees<W: InPlace>(bits: u32) {
+        let mut a = values(ROWS, bits, 9);
+        for row in [70, 700, 1400] {
+            a[row] = 0;
+        }
+        if bits > 60 {
+            a[5] = BOUND;
+            a[900] = -BOUND - 1;
+        }
+        let wide: Vec<i128> = a.iter().map(|&v| i128::from(v)).collect();
+        let widest: Vec<arrow_buffer::i256> = a.iter().map(|&v| v.into()).collect();
+        let operands = [
+            ("i64", Operand::array(&a[..])),
+            ("i128", Operand::array(&wide[..])),
+            ("i256", Operand::array(&widest[..])),
+            ("scalar", Operand::scalar(a[9])),
+            ("zero scalar", Operand::scalar(0i8)),
+        ];
+        for (name, operand) in operands {
+            assert_drivers_agree::<i64, W>(operand, &format!("{name} -> i64"));
+            assert_drivers_agree::<i128, W>(operand, &format!("{name} -> i128"));
+            assert_drivers_agree::<arrow_buffer::i256, W>(operand, &format!("{name} -> i256"));
+        }
+    }
+
+    #[test]
+    fn unary_driver_agrees_with_the_binary_one() {
+        assert_every_storage_agrees::<i64>(62);
+        assert_every_storage_agrees::<i128>(62);
+        assert_every_storage_agrees::<I256>(62);
+        assert_every_storage_agrees::<I512>(40);
+    }
+
+    #[test]
+    fn failures_are_found_row_by_row_in_every_block() {
+        let mut a = values(ROWS, 50, 3);
+        for row in [3, 511, 512, 1499] {
+            a[row] = -BOUND - 1;
+        }
+        a[1030] = 0;
+        // Row 3 fails under a null: no failure.
+        let nulls = NullBuffer::from((0..ROWS).map(|i| i != 3).collect::<Vec<_>>());
+        let null =
+            Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
+        let rows = Rows::new(ROWS).with_nulls(Some(&nulls)).with_policies(null);
+        let out: Output<i64> =
+            call_unary::<i64, i64, FlaggedNeg>(Operand::array(&a[..]), BOUND, &rows).unwrap();
+        let kept = out.nulls.expect("rows nulled");
+        let nulled: Vec<usize> =
+            (0..ROWS).filter(|&i| nulls.is_valid(i) && !kept.is_valid(i)).collect();
+        assert_eq!(nulled, [511, 512, 1030, 1499]);
+        let rows = rows.with_policies(Policies::default());
+        let first = call_unary::<i64, i64, FlaggedNeg>(Operand::array(&a[..]), BOUND, &rows);
+        assert_eq!(first.unwrap_err(), KernelError::Overflow { row: 511 });
+    }
+
+    #[test]
+    fn lengths_are_checked_before_any_row() {
+        let a = [1i64, 2];
+        let out = call_unary::<i64, i64, FlaggedNeg>(Operand::array(&a[..]), BOUND, &Rows::new(3));
+        assert_eq!(out.unwrap_err(), KernelError::LengthMismatch { expected: 3, actual: 2 });
+        let nulls = NullBuffer::new_valid(3);
+        let rows = Rows::new(2).with_nulls(Some(&nulls));
+        let out = call_unary::<i64, i64, FlaggedNeg>(Operand::scalar(1i8), BOUND, &rows);
+        assert_eq!(out.unwrap_err(), KernelError::LengthMismatch { expected: 2, actual: 3 });
+    }
+}
