@@ -98,9 +98,10 @@ fn drive<W: InPlace, O: Stored>(
     // Short calls fill only the rows they have.
     let block = block_rows::<W>();
     let first = block.min(rows.len);
-    let (mut lhs_block, mut rhs_block) =
-        (OperandBlock::new(lhs, first), OperandBlock::new(rhs, first));
-    let mut out_slots = block_slots();
+    let (mut lhs_slots, mut rhs_slots, mut out_slots) =
+        (block_slots(), block_slots(), block_slots());
+    let mut lhs_block = OperandBlock::new(lhs, first, &mut lhs_slots);
+    let mut rhs_block = OperandBlock::new(rhs, first, &mut rhs_slots);
     let mut failures = FailureMasks::new(rows);
     for start in (0..rows.len).step_by(block) {
         let len = block.min(rows.len - start);
@@ -176,8 +177,9 @@ fn drive_words<W: InPlace, S: WordStorage>(
     out.reserve_exact(rows.len);
     let block = KERNEL_BLOCK_ROWS.min(rows.len);
     // A single value is written once, over the rows a block can have.
-    let lhs_repeated = RepeatedWords::<S>::new::<W>(lhs, block);
-    let rhs_repeated = RepeatedWords::<S>::new::<W>(rhs, block);
+    let (mut lhs_slots, mut rhs_slots) = (block_slots(), block_slots());
+    let lhs_repeated = RepeatedWords::<S>::new::<W>(lhs, block, &mut lhs_slots);
+    let rhs_repeated = RepeatedWords::<S>::new::<W>(rhs, block, &mut rhs_slots);
     let mut failures = FailureMasks::new(rows);
     for start in (0..rows.len).step_by(block.max(1)) {
         let len = block.min(rows.len - start);

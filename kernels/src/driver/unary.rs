@@ -88,8 +88,8 @@ fn drive<W: InPlace, O: Stored>(
     out.reserve_exact(rows.len);
     let block = block_rows::<W>();
     // Short calls fill only the rows they have.
-    let mut operand_block = OperandBlock::new(operand, block.min(rows.len));
-    let mut out_slots = block_slots();
+    let (mut operand_slots, mut out_slots) = (block_slots(), block_slots());
+    let mut operand_block = OperandBlock::new(operand, block.min(rows.len), &mut operand_slots);
     let mut failures = FailureMasks::new(rows);
     for start in (0..rows.len).step_by(block) {
         let len = block.min(rows.len - start);
