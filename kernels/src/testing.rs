@@ -1,12 +1,17 @@
 //! What the kernels' tests share: one value generator, calls of a row kernel
-//! straight through the block driver, `add` and `sub` as function pointers
+//! straight through a block driver, `add` and `sub` as function pointers
 //! take them, and outcome comparison.
 
-use crate::add::SumSpec;
-use crate::arity::{Frame, KernelError, Output, RowKernel, output, run, run_multiversioned};
-use crate::column::Input;
-use crate::storage::Storage;
-use crate::work::Work;
+use crate::columns::in_place::InPlace;
+use crate::columns::operand::Operand;
+use crate::columns::storage::Storage;
+use crate::driver::binary::{run, run_multiversioned};
+use crate::driver::error::KernelError;
+use crate::driver::kernel::{BinaryKernel, UnaryKernel};
+use crate::driver::output::{Output, output};
+use crate::driver::rows::Rows;
+use crate::driver::unary::run_unary;
+use crate::ops::shared::add_spec::AddSpec;
 
 /// `len` values of every size below `2^bits` (at most 63), both signs, from
 /// a fixed seed (xorshift).
@@ -25,46 +30,56 @@ pub(crate) fn values(len: usize, bits: u32, seed: u64) -> Vec<i64> {
 
 /// Runs row kernel `K` in work type `W` through the portable loop, results
 /// stored as `O`.
-pub(crate) fn call<O: Storage, W: Work, K: RowKernel<W>>(
-    lhs: Input<'_>,
-    rhs: Input<'_>,
+pub(crate) fn call<O: Storage, W: InPlace, K: BinaryKernel<W>>(
+    lhs: Operand<'_>,
+    rhs: Operand<'_>,
     constants: K::Constants,
-    frame: &Frame<'_>,
+    rows: &Rows<'_>,
 ) -> Result<Output<O>, KernelError> {
-    output(0, |sink| run::<W, K>(&lhs, &rhs, constants, frame, sink))
+    output(0, |sink| run::<W, K>(&lhs, &rhs, constants, rows, sink))
 }
 
-/// [`add`](crate::add) into a new vector: a function of a plain frame, which
-/// coerces to a function pointer over every frame lifetime (the operator's
-/// frame parameter, `impl Into<Recycling>`, fixes one).
-pub(crate) fn add<O: Storage>(
-    lhs: Input<'_>,
-    rhs: Input<'_>,
-    spec: &SumSpec,
-    frame: &Frame<'_>,
+/// Runs unary kernel `K` in work type `W` through the portable loop,
+/// results stored as `O`.
+pub(crate) fn call_unary<O: Storage, W: InPlace, K: UnaryKernel<W>>(
+    operand: Operand<'_>,
+    constants: K::Constants,
+    rows: &Rows<'_>,
 ) -> Result<Output<O>, KernelError> {
-    crate::add(lhs, rhs, spec, frame)
+    output(0, |sink| run_unary::<W, K>(&operand, constants, rows, sink))
+}
+
+/// [`add`](crate::add) into a new vector: a function of a plain rows, which
+/// coerces to a function pointer over every rows lifetime (the operator's
+/// rows parameter, `impl Into<Recycled>`, fixes one).
+pub(crate) fn add<O: Storage>(
+    lhs: Operand<'_>,
+    rhs: Operand<'_>,
+    spec: &AddSpec,
+    rows: &Rows<'_>,
+) -> Result<Output<O>, KernelError> {
+    crate::add(lhs, rhs, spec, rows)
 }
 
 /// [`sub`](crate::sub) as [`add`] is `add`.
 pub(crate) fn sub<O: Storage>(
-    lhs: Input<'_>,
-    rhs: Input<'_>,
-    spec: &SumSpec,
-    frame: &Frame<'_>,
+    lhs: Operand<'_>,
+    rhs: Operand<'_>,
+    spec: &AddSpec,
+    rows: &Rows<'_>,
 ) -> Result<Output<O>, KernelError> {
-    crate::sub(lhs, rhs, spec, frame)
+    crate::sub(lhs, rhs, spec, rows)
 }
 
 /// As [`call`], through the multiversioned loop (the AVX-512 copy on a CPU
 /// that has it).
-pub(crate) fn call_multiversioned<O: Storage, W: Work, K: RowKernel<W>>(
-    lhs: Input<'_>,
-    rhs: Input<'_>,
+pub(crate) fn call_multiversioned<O: Storage, W: InPlace, K: BinaryKernel<W>>(
+    lhs: Operand<'_>,
+    rhs: Operand<'_>,
     constants: K::Constants,
-    frame: &Frame<'_>,
+    rows: &Rows<'_>,
 ) -> Result<Output<O>, KernelError> {
-    output(0, |sink| run_multiversioned::<W, K>(&lhs, &rhs, constants, frame, sink))
+    output(0, |sink| run_multiversioned::<W, K>(&lhs, &rhs, constants, rows, sink))
 }
 
 /// Asserts that two calls agree: the same error, or the same validity and
@@ -109,9 +124,9 @@ pub(crate) fn to_i256(v: &num_bigint::BigInt) -> Option<arrow_buffer::i256> {
 pub(crate) fn round_big(
     n: &num_bigint::BigInt,
     d: &num_bigint::BigInt,
-    mode: crate::rounding::RoundingMode,
+    mode: crate::int::rounding::RoundingMode,
 ) -> num_bigint::BigInt {
-    use crate::rounding::RoundingMode;
+    use crate::int::rounding::RoundingMode;
     use num_integer::Integer;
     use num_traits::Signed;
     let (floor, excess) = n.div_mod_floor(d);

@@ -9,8 +9,9 @@
 
 use decimal_kernels_native::NullBuffer;
 use decimal_kernels_native::{
-    Column, DivSpec, Frame, Input, KernelError, MulSpec, Output, OverflowPolicy, Policies, RemSpec,
-    RescaleSpec, RoundingMode, Storage, SumSpec, abs, add, div, i256, mul, neg, rem, rescale, sub,
+    AddSpec, Column, DivSpec, KernelError, MulSpec, Operand, Output, OverflowPolicy, Policies,
+    RemSpec, RescaleSpec, RoundingMode, Rows, Storage, abs, add, div, i256, mul, neg, rem, rescale,
+    sub,
 };
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -57,13 +58,13 @@ struct Spec {
 }
 
 impl Spec {
-    fn sum(&self) -> SumSpec {
+    fn sum(&self) -> AddSpec {
         let one_side = |shift: i64| {
             let k = shift.unsigned_abs().min(u64::from(u32::MAX)) as u32;
             if shift >= 0 {
-                SumSpec::new(k, 0, self.precision)
+                AddSpec::new(k, 0, self.precision)
             } else {
-                SumSpec::new(0, k, self.precision)
+                AddSpec::new(0, k, self.precision)
             }
         };
         match self.op {
@@ -109,26 +110,26 @@ impl Spec {
 
     fn call<O: Storage>(
         &self,
-        lhs: Input<'_>,
-        rhs: Input<'_>,
-        frame: &Frame<'_>,
+        lhs: Operand<'_>,
+        rhs: Operand<'_>,
+        rows: &Rows<'_>,
     ) -> Result<Output<O>, KernelError> {
         let shift = i32::try_from(self.shift).unwrap_or(i32::MAX);
         match self.op {
-            Op::Add | Op::RescaledAdd => add(lhs, rhs, &self.sum(), frame),
-            Op::Sub | Op::RescaledSub => sub(lhs, rhs, &self.sum(), frame),
-            Op::Mul => mul(lhs, rhs, &MulSpec::new(shift, self.rounding, self.precision), frame),
-            Op::Div => div(lhs, rhs, &DivSpec::new(shift, self.rounding, self.precision), frame),
+            Op::Add | Op::RescaledAdd => add(lhs, rhs, &self.sum(), rows),
+            Op::Sub | Op::RescaledSub => sub(lhs, rhs, &self.sum(), rows),
+            Op::Mul => mul(lhs, rhs, &MulSpec::new(shift, self.rounding, self.precision), rows),
+            Op::Div => div(lhs, rhs, &DivSpec::new(shift, self.rounding, self.precision), rows),
             Op::Rem => {
                 let k = self.shift.unsigned_abs().min(u64::from(u32::MAX)) as u32;
                 let (ka, kb) = if self.shift >= 0 { (k, 0) } else { (0, k) };
-                rem(lhs, rhs, &RemSpec::new(ka, kb, self.precision), frame)
+                rem(lhs, rhs, &RemSpec::new(ka, kb, self.precision), rows)
             }
             Op::Rescale => {
-                rescale(lhs, &RescaleSpec::new(shift, self.rounding, self.precision), frame)
+                rescale(lhs, &RescaleSpec::new(shift, self.rounding, self.precision), rows)
             }
-            Op::Neg => neg(lhs, self.precision, frame),
-            Op::Abs => abs(lhs, self.precision, frame),
+            Op::Neg => neg(lhs, self.precision, rows),
+            Op::Abs => abs(lhs, self.precision, rows),
         }
     }
 
@@ -259,17 +260,17 @@ impl Columns {
 #[track_caller]
 fn check<O: Storage + Into<i256>>(
     spec: &Spec,
-    (lhs, a): (Input<'_>, &[BigInt]),
-    (rhs, b): (Input<'_>, &[BigInt]),
+    (lhs, a): (Operand<'_>, &[BigInt]),
+    (rhs, b): (Operand<'_>, &[BigInt]),
     nulls: Option<&NullBuffer>,
     policy: OverflowPolicy,
 ) {
     let len = a.len().max(b.len());
-    let frame = Frame::new(len)
+    let rows = Rows::new(len)
         .with_nulls(nulls)
         .with_policies(Policies { on_overflow: policy, on_divide_by_zero: policy });
     let row = |i: usize, side: &[BigInt]| side.get(i).or_else(|| side.first()).cloned();
-    let got = spec.call::<O>(lhs, rhs, &frame);
+    let got = spec.call::<O>(lhs, rhs, &rows);
     if matches!(got, Err(KernelError::UnsupportedSpec { .. })) && spec.may_refuse(a, b) {
         return;
     }
@@ -343,14 +344,14 @@ fn drive(op: Op) {
             let (rc, rb) = right.pick(case / 4 + 1);
             let nulls = case.is_multiple_of(2).then_some(&nulls);
             let operands = match case % 3 {
-                0 => ((Input::array(lc), &la[..]), (Input::array(rc), &rb[..])),
+                0 => ((Operand::array(lc), &la[..]), (Operand::array(rc), &rb[..])),
                 1 => (
-                    (Input::array(lc), &la[..]),
-                    (Input::scalar(divisors[case % 36]), &rb[case % 36..][..1]),
+                    (Operand::array(lc), &la[..]),
+                    (Operand::scalar(divisors[case % 36]), &rb[case % 36..][..1]),
                 ),
                 _ => (
-                    (Input::scalar(values[case % 36]), &la[case % 36..][..1]),
-                    (Input::array(rc), &rb[..]),
+                    (Operand::scalar(values[case % 36]), &la[case % 36..][..1]),
+                    (Operand::array(rc), &rb[..]),
                 ),
             };
             let ((l, a), (r, b)) = operands;
@@ -375,16 +376,17 @@ fn drive(op: Op) {
             }
             // Empty and one-row calls of the same spec.
             let empty: [i64; 0] = [];
-            let frame = Frame::new(0);
-            let out = spec.call::<i256>(Input::array(&empty[..]), Input::array(&empty[..]), &frame);
+            let rows = Rows::new(0);
+            let out =
+                spec.call::<i256>(Operand::array(&empty[..]), Operand::array(&empty[..]), &rows);
             let refused = precision > 76 || spec.may_refuse(&[], &[]);
             assert!(out.is_ok_and(|o| o.values.is_empty()) || refused, "{spec:?}: empty");
             let one = [big(values[case % 36])];
             let zero = [BigInt::zero()];
             check::<i256>(
                 &spec,
-                (Input::scalar(values[case % 36]), &one[..]),
-                (Input::scalar(0i8), &zero[..]),
+                (Operand::scalar(values[case % 36]), &one[..]),
+                (Operand::scalar(0i8), &zero[..]),
                 None,
                 policy,
             );
@@ -446,8 +448,8 @@ fn absolute_values_with_hostile_specs() {
 fn sums_shifting_both_sides_are_rejected() {
     let a = [1i64];
     for (l, r) in [(1, 1), (u32::MAX, u32::MAX), (1, u32::MAX)] {
-        let spec = SumSpec::new(l, r, 38);
-        let out = add::<i128>(Input::array(&a[..]), Input::array(&a[..]), &spec, &Frame::new(1));
+        let spec = AddSpec::new(l, r, 38);
+        let out = add::<i128>(Operand::array(&a[..]), Operand::array(&a[..]), &spec, &Rows::new(1));
         assert!(matches!(out, Err(KernelError::UnsupportedSpec { .. })), "{l} {r}");
     }
 }
@@ -480,8 +482,8 @@ fn blocks_beyond_the_first_with_hostile_specs() {
             for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
                 check::<i128>(
                     &spec,
-                    (Input::array(lc), &la),
-                    (Input::array(rc), &rb),
+                    (Operand::array(lc), &la),
+                    (Operand::array(rc), &rb),
                     Some(&nulls),
                     policy,
                 );

@@ -2,7 +2,7 @@
 //! batches and partitions.
 
 use arrow_buffer::{BooleanBuffer, NullBuffer};
-use decimal_kernels_native::{Frame, GroupSum, GroupSums, KernelError};
+use decimal_kernels_native::{GroupSum, GroupSums, KernelError, Rows};
 use num_bigint::BigInt;
 
 use super::state::{AggregateState, exact_sum};
@@ -128,9 +128,9 @@ impl Accumulator {
         }
         let filter = filter.map(|f| NullBuffer::new(f.clone()));
         let nulls = NullBuffer::union(values.nulls(), filter.as_ref());
-        let frame = Frame::new(values.len()).with_nulls(nulls.as_ref());
-        let input = Operand::Array(values).input();
-        if let Err(e) = self.sums.update(input, Some(group_indices), &frame) {
+        let rows = Rows::new(values.len()).with_nulls(nulls.as_ref());
+        let operand = Operand::Array(values).kernel_operand();
+        if let Err(e) = self.sums.update(operand, Some(group_indices), &rows) {
             // The kernels add nothing when they fail; the groups made for
             // the batch go too.
             self.sums.resize(groups);
@@ -146,9 +146,9 @@ impl Accumulator {
         if self.groups() == 0 {
             self.sums.resize(1);
         }
-        let frame = Frame::new(values.len()).with_nulls(values.nulls());
-        let input = Operand::Array(values).input();
-        self.sums.update(input, None, &frame).map_err(|e| self.kernel_error(e))
+        let rows = Rows::new(values.len()).with_nulls(values.nulls());
+        let operand = Operand::Array(values).kernel_operand();
+        self.sums.update(operand, None, &rows).map_err(|e| self.kernel_error(e))
     }
 
     /// Adds another accumulator's partial results: row `i` of `state` to

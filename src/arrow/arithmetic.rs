@@ -166,7 +166,7 @@ pub fn binary_recycling(
         DataType::Decimal256(..) => recycled_parts::<Decimal256Type>(recycled),
         _ => RecycledArray::default(),
     };
-    Ok(run(arrow_request(op, (&l, &r), options).recycling(recycled))?.to_arrow())
+    Ok(run(arrow_request(op, (&l, &r), options).recycled(recycled))?.to_arrow())
 }
 
 /// The buffers of an Arrow array of type `T`, held by nothing else once the

@@ -136,5 +136,5 @@ pub fn binary_recycling<'a>(
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
     let request = Request::new(Operation::Binary { op, lhs, rhs, result: None }, options);
-    run(request.recycling(RecycledArray::from(recycled)))
+    run(request.recycled(RecycledArray::from(recycled)))
 }

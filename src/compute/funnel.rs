@@ -13,7 +13,7 @@
 //! is copied to a common width first and no result narrowed after.
 
 use arrow_buffer::{NullBuffer, ScalarBuffer};
-use decimal_kernels_native::Frame;
+use decimal_kernels_native::Rows;
 
 use crate::compute::kernel_call::{BinaryCall, run_unary};
 use crate::compute::operand::Operand;
@@ -67,7 +67,7 @@ impl<'a> Request<'a> {
     }
 
     /// The same, written into `recycled`'s memory where it serves.
-    pub(crate) fn recycling(self, recycled: RecycledArray) -> Self {
+    pub(crate) fn recycled(self, recycled: RecycledArray) -> Self {
         Self { recycled, ..self }
     }
 }
@@ -144,10 +144,10 @@ pub(crate) fn run(request: Request<'_>) -> Result<DecimalArray, DecimalError> {
                 Validity::NoRow => return Ok(all_null(plan, recycled)),
                 Validity::Rows(nulls) => nulls,
             };
-            let frame = Frame::new(plan.rows).with_nulls(nulls.as_ref()).with_policies(policies);
+            let rows = Rows::new(plan.rows).with_nulls(nulls.as_ref()).with_policies(policies);
             with_native!(plan.width, T => {
-                let into = frame.recycling(recycled.take_values::<T>());
-                let output = call.run::<T>(lhs.input(), rhs.input(), into)?;
+                let into = rows.recycled(recycled.take_values::<T>());
+                let output = call.run::<T>(lhs.kernel_operand(), rhs.kernel_operand(), into)?;
                 Ok(DecimalArray::from_parts(plan.result, T::into_values(output.values), output.nulls))
             })
         }
@@ -166,9 +166,9 @@ pub(crate) fn run(request: Request<'_>) -> Result<DecimalArray, DecimalError> {
                 Validity::NoRow => return Ok(all_null(plan, recycled)),
                 Validity::Rows(nulls) => nulls,
             };
-            let frame = Frame::new(plan.rows).with_nulls(nulls.as_ref()).with_policies(policies);
+            let rows = Rows::new(plan.rows).with_nulls(nulls.as_ref()).with_policies(policies);
             with_native!(plan.width, T => {
-                let into = frame.recycling(recycled.take_values::<T>());
+                let into = rows.recycled(recycled.take_values::<T>());
                 let output = run_unary::<T>(op, operand, plan.result, options, into)?;
                 Ok(DecimalArray::from_parts(plan.result, T::into_values(output.values), output.nulls))
             })

@@ -3,7 +3,7 @@
 //! errors naming the row and its operands.
 
 use decimal_kernels_native::{
-    self as native, DivSpec, Input, KernelError, MulSpec, Recycling, RemSpec, RescaleSpec, SumSpec,
+    self as native, AddSpec, DivSpec, KernelError, MulSpec, Recycled, RemSpec, RescaleSpec,
 };
 
 use crate::compute::operand::Operand;
@@ -23,9 +23,9 @@ impl BinaryCall<'_> {
     /// Runs the kernel with results stored as `T`.
     pub(crate) fn run<T: DecimalNative>(
         &self,
-        lhs: Input<'_>,
-        rhs: Input<'_>,
-        frame: Recycling<'_, T>,
+        lhs: native::Operand<'_>,
+        rhs: native::Operand<'_>,
+        rows: Recycled<'_, T>,
     ) -> Result<native::Output<T>, DecimalError> {
         let (t1, t2) = (self.operands.0.dtype(), self.operands.1.dtype());
         let scale = |t: DecimalType| i32::from(t.scale());
@@ -41,26 +41,26 @@ impl BinaryCall<'_> {
                 let (k1, k2) = (aligned - s1, aligned - s2);
                 let shift = |k: i32| k.unsigned_abs();
                 let spec =
-                    SumSpec::new(shift(k1), shift(k2), precision).rescaled(aligned - rs, rounding);
+                    AddSpec::new(shift(k1), shift(k2), precision).rescaled(aligned - rs, rounding);
                 if self.op == BinaryOp::Add {
-                    native::add(lhs, rhs, &spec, frame)
+                    native::add(lhs, rhs, &spec, rows)
                 } else {
-                    native::sub(lhs, rhs, &spec, frame)
+                    native::sub(lhs, rhs, &spec, rows)
                 }
             }
             BinaryOp::Mul => {
                 let spec = MulSpec::new(s1 + s2 - rs, rounding, precision);
-                native::mul(lhs, rhs, &spec, frame)
+                native::mul(lhs, rhs, &spec, rows)
             }
             BinaryOp::Div => {
                 let spec = DivSpec::new(rs - s1 + s2, rounding, precision);
-                native::div(lhs, rhs, &spec, frame)
+                native::div(lhs, rhs, &spec, rows)
             }
             BinaryOp::Rem => {
                 // `rs` is at least the aligned scale (`check_planned`), and
                 // both shifts are at most 152: scales lie within -76..=76.
                 let shift = |s: i32| (rs - s).unsigned_abs();
-                native::rem(lhs, rhs, &RemSpec::new(shift(s1), shift(s2), precision), frame)
+                native::rem(lhs, rhs, &RemSpec::new(shift(s1), shift(s2), precision), rows)
             }
         };
         output.map_err(|e| self.error(e))
@@ -101,17 +101,21 @@ pub(crate) fn run_unary<T: DecimalNative>(
     operand: Operand<'_>,
     result: DecimalType,
     options: &ArithmeticOptions,
-    frame: Recycling<'_, T>,
+    rows: Recycled<'_, T>,
 ) -> Result<native::Output<T>, DecimalError> {
-    let input = operand.input();
+    let kernel_operand = operand.kernel_operand();
     let precision = result.precision();
     let output = match op {
         UnaryOp::Rescale { to } => {
             let shift = i32::from(operand.dtype().scale()) - i32::from(to.scale());
-            native::rescale(input, &RescaleSpec::new(shift, options.rounding(), precision), frame)
+            native::rescale(
+                kernel_operand,
+                &RescaleSpec::new(shift, options.rounding(), precision),
+                rows,
+            )
         }
-        UnaryOp::Neg => native::neg(input, precision, frame),
-        UnaryOp::Abs => native::abs(input, precision, frame),
+        UnaryOp::Neg => native::neg(kernel_operand, precision, rows),
+        UnaryOp::Abs => native::abs(kernel_operand, precision, rows),
     };
     output.map_err(|error| match error {
         KernelError::Overflow { row } => {

@@ -1,7 +1,7 @@
 //! One side of an operation: a column or one value for every row.
 
 use arrow_buffer::i256;
-use decimal_kernels_native::Input;
+use decimal_kernels_native::Operand as KernelOperand;
 
 use crate::types::DecimalType;
 use crate::values::{DecimalArray, DecimalScalar, text};
@@ -76,22 +76,22 @@ impl<'a> Operand<'a> {
 
     /// The operand as the kernels read it: its stored values as they are,
     /// and for a checked array the promise that they fit its precision.
-    pub(crate) fn input(self) -> Input<'a> {
+    pub(crate) fn kernel_operand(self) -> KernelOperand<'a> {
         match self {
             Self::Array(a) => {
-                let input = Input::array(a.values().column());
+                let operand = KernelOperand::array(a.values().column());
                 if a.is_checked() {
-                    // SAFETY: a checked array was built by `try_new` (which
-                    // checks every valid value against the precision) or by
-                    // this crate from values known to fit (kernel results,
-                    // parsed text, slices and width changes of checked
-                    // arrays): every valid value is within its precision.
-                    unsafe { input.assume_precision(a.dtype().precision()) }
+                    // A checked array was built by `try_new` (which checks
+                    // every valid value against the precision) or by this
+                    // crate from values known to fit (kernel results, parsed
+                    // text, slices and width changes of checked arrays):
+                    // every valid value is within its precision.
+                    operand.assume_precision(a.dtype().precision())
                 } else {
-                    input
+                    operand
                 }
             }
-            Self::Scalar(s) => Input::scalar(s.value().unwrap_or(i256::ZERO)),
+            Self::Scalar(s) => KernelOperand::scalar(s.value().unwrap_or(i256::ZERO)),
         }
     }
 }

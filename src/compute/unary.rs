@@ -64,7 +64,7 @@ pub fn unary_recycling<'a>(
     recycled: DecimalArray,
 ) -> Result<DecimalArray, DecimalError> {
     let request = Request::new(Operation::Unary { op, operand: operand.into() }, options);
-    run(request.recycling(RecycledArray::from(recycled)))
+    run(request.recycled(RecycledArray::from(recycled)))
 }
 
 #[cfg(test)]

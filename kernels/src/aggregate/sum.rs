@@ -23,15 +23,19 @@ use core::mem::MaybeUninit;
 use arrow_buffer::{BooleanBuffer, NullBuffer, i256};
 use ethnum::I256;
 
-use crate::arity::{Frame, KernelError, Output, Policies};
-use crate::column::{Column, Input, Values};
-use crate::rescale::{RescaleSpec, rescale};
-use crate::rounding::RoundingMode;
-use crate::storage::Storage;
-use crate::work::{Work, ethnum_to_i256, i256_to_ethnum};
+use crate::columns::column::Column;
+use crate::columns::in_place::InPlace;
+use crate::columns::operand::{Operand, Values};
+use crate::columns::storage::Storage;
+use crate::driver::error::KernelError;
+use crate::driver::output::Output;
+use crate::driver::plan::column_bits;
+use crate::driver::precision::check_precision;
+use crate::driver::rows::{Policies, Rows};
+use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
 
-/// Rows read into a work type at a time.
-const BLOCK: usize = 1024;
+/// Rows a sum reads into a work type at a time.
+const SUM_BLOCK_ROWS: usize = 1024;
 
 /// The most rows a merged state may count: far beyond any real count, low
 /// enough that adding rows to it never overflows, and that its sum (at most
@@ -60,10 +64,10 @@ pub struct GroupSum {
 /// Running exact sums and counts of any number of groups.
 ///
 /// ```
-/// use decimal_kernels_native::{Frame, GroupSums, Input, Output, Policies};
+/// use decimal_kernels_native::{GroupSums, Operand, Output, Policies, Rows};
 /// let cents = [150i64, -25, 990, 5];
 /// let mut sums = GroupSums::new(2);
-/// sums.update(Input::array(&cents[..]), Some(&[0, 1, 0, 1]), &Frame::new(4))?;
+/// sums.update(Operand::array(&cents[..]), Some(&[0, 1, 0, 1]), &Rows::new(4))?;
 /// let out: Output<i64> = sums.finish_sum(18, Policies::default())?;
 /// assert_eq!(out.values.as_ref(), [1_140, -20]);
 /// # Ok::<(), decimal_kernels_native::KernelError>(())
@@ -81,7 +85,7 @@ pub(crate) enum Sums {
     /// Sums of values of at most 64 bits, `|S_g| <= n_g * 2^63`.
     Narrow(Vec<i128>),
     /// Sums of any values: `S_g = low_g + carry_g * 2^256`.
-    Wide {
+    I256Carry {
         /// The sums modulo `2^256`.
         low: Vec<I256>,
         /// The carries out of `low`.
@@ -114,7 +118,7 @@ impl GroupSums {
     pub fn allocated_bytes(&self) -> usize {
         let sums = match &self.sums {
             Sums::Narrow(sums) => sums.capacity() * size_of::<i128>(),
-            Sums::Wide { low, carry } => {
+            Sums::I256Carry { low, carry } => {
                 low.capacity() * size_of::<I256>() + carry.capacity() * size_of::<i64>()
             }
         };
@@ -127,7 +131,7 @@ impl GroupSums {
         self.counts.resize(groups, 0);
         match &mut self.sums {
             Sums::Narrow(sums) => sums.resize(groups, 0),
-            Sums::Wide { low, carry } => {
+            Sums::I256Carry { low, carry } => {
                 low.resize(groups, I256::ZERO);
                 carry.resize(groups, 0);
             }
@@ -143,15 +147,15 @@ impl GroupSums {
             // All of them: moved out, not copied.
             let sums = match self.sums {
                 Sums::Narrow(_) => Sums::Narrow(Vec::new()),
-                Sums::Wide { .. } => Sums::Wide { low: Vec::new(), carry: Vec::new() },
+                Sums::I256Carry { .. } => Sums::I256Carry { low: Vec::new(), carry: Vec::new() },
             };
             return core::mem::replace(self, Self { sums, counts: Vec::new() });
         }
         let counts = self.counts.drain(..n).collect();
         let sums = match &mut self.sums {
             Sums::Narrow(sums) => Sums::Narrow(sums.drain(..n).collect()),
-            Sums::Wide { low, carry } => {
-                Sums::Wide { low: low.drain(..n).collect(), carry: carry.drain(..n).collect() }
+            Sums::I256Carry { low, carry } => {
+                Sums::I256Carry { low: low.drain(..n).collect(), carry: carry.drain(..n).collect() }
             }
         };
         Self { sums, counts }
@@ -163,7 +167,7 @@ impl GroupSums {
         let count = u64::try_from(*self.counts.get(g)?).unwrap_or_default();
         let (sum_low, sum_carry) = match &self.sums {
             Sums::Narrow(sums) => (i256::from_i128(sums[g]), 0),
-            Sums::Wide { low, carry } => (ethnum_to_i256(low[g]), carry[g]),
+            Sums::I256Carry { low, carry } => (ethnum_to_i256(low[g]), carry[g]),
         };
         Some(GroupSum { sum_low, sum_carry, count })
     }
@@ -173,22 +177,22 @@ impl GroupSums {
     ///
     /// # Errors
     /// [`KernelError::LengthMismatch`] when `values`, `groups` or the
-    /// validity do not have `frame.len` rows; [`KernelError::GroupOutOfRange`]
+    /// validity do not have `rows.len` rows; [`KernelError::GroupOutOfRange`]
     /// for the first row whose group is not below [`len`](Self::len) (with
     /// `groups` `None`: when there is no group); [`KernelError::UnsupportedSpec`]
     /// for a single value. Nothing is added when it fails.
     pub fn update(
         &mut self,
-        values: Input<'_>,
+        values: Operand<'_>,
         groups: Option<&[usize]>,
-        frame: &Frame<'_>,
+        rows: &Rows<'_>,
     ) -> Result<(), KernelError> {
-        frame.check(&values, &Input::scalar(0i8))?;
+        rows.check(&[&values])?;
         let Values::Array(column) = values.values else {
             return Err(KernelError::UnsupportedSpec { reason: "a sum adds a column" });
         };
-        self.check_rows(groups, frame.len)?;
-        if frame.len == 0 {
+        self.check_rows(groups, rows.len)?;
+        if rows.len == 0 {
             return Ok(());
         }
         let bound = narrow_bound(&values, &column);
@@ -198,16 +202,16 @@ impl GroupSums {
             group: groups[row],
             groups: len,
         };
-        // The wide loop checks every group first (the narrow ones check as
-        // they go, and undo): a refused call neither adds nor widens.
+        // The `i256` loop checks every group first (the narrow ones check
+        // as they go, and undo): a refused call neither adds nor widens.
         if let Some(groups) = groups
-            && (bound.is_none() || matches!(self.sums, Sums::Wide { .. }))
+            && (bound.is_none() || matches!(self.sums, Sums::I256Carry { .. }))
             && let Some(row) = groups.iter().position(|&g| g >= len)
         {
             return Err(out_of_range(row, groups));
         }
         if bound.is_none() {
-            self.wide();
+            self.i256_carry();
         }
         match groups {
             Some(groups) => {
@@ -216,26 +220,26 @@ impl GroupSums {
                     Sums::Narrow(sums) => {
                         // A group's sum over this call fits i64 (and there
                         // are no more groups than rows to unpack).
-                        let packs = len <= frame.len
+                        let packs = len <= rows.len
                             && bound
-                                .and_then(|b| b.checked_mul(frame.len as u128))
+                                .and_then(|b| b.checked_mul(rows.len as u128))
                                 .is_some_and(|b| b < 1 << 63);
                         let add = if packs { add_grouped_packed } else { add_grouped_narrow };
-                        add(sums, counts, &column, groups, frame.nulls)
+                        add(sums, counts, &column, groups, rows.nulls)
                             .map_err(|row| out_of_range(row, groups))?;
                     }
-                    Sums::Wide { low, carry } => {
-                        add_grouped_wide(low, carry, counts, &column, groups, frame.nulls);
+                    Sums::I256Carry { low, carry } => {
+                        add_grouped_i256(low, carry, counts, &column, groups, rows.nulls);
                     }
                 }
             }
             None => {
-                let valid = frame.len - frame.nulls.map_or(0, NullBuffer::null_count);
+                let valid = rows.len - rows.nulls.map_or(0, NullBuffer::null_count);
                 self.counts[0] += i64::try_from(valid).unwrap_or(i64::MAX);
                 match &mut self.sums {
-                    Sums::Narrow(sums) => sums[0] += column_sum_narrow(&column, frame.nulls),
-                    Sums::Wide { low, carry } => {
-                        let (l, c) = column_sum_wide(&column, frame.nulls);
+                    Sums::Narrow(sums) => sums[0] += column_sum_narrow(&column, rows.nulls),
+                    Sums::I256Carry { low, carry } => {
+                        let (l, c) = column_sum_i256(&column, rows.nulls);
                         let (sum, carried) = add_carrying(low[0], l);
                         low[0] = sum;
                         carry[0] += c + carried;
@@ -276,7 +280,7 @@ impl GroupSums {
                 _ => {}
             }
         }
-        let (low, carry) = self.wide();
+        let (low, carry) = self.i256_carry();
         let (sum, carried) = add_carrying(low[g], i256_to_ethnum(part.sum_low));
         low[g] = sum;
         carry[g] += part.sum_carry + carried;
@@ -298,25 +302,18 @@ impl GroupSums {
         policies: Policies,
     ) -> Result<Output<O>, KernelError> {
         let nonempty = self.nonempty();
-        let frame = Frame::new(self.len()).with_nulls(nonempty.as_ref()).with_policies(policies);
-        // The check after an operator: the same scale, `precision` digits.
-        let check = RescaleSpec::new(0, RoundingMode::TowardZero, precision);
+        let rows = Rows::new(self.len()).with_nulls(nonempty.as_ref()).with_policies(policies);
         match &self.sums {
-            Sums::Narrow(sums) => {
-                // SAFETY: narrow sums are of 64-bit values, |S| <= n * 2^63,
-                // below 10^38 while n < 2^62 (merges stop at 2^60 rows).
-                let input = unsafe { Input::array(&sums[..]).assume_precision(38) };
-                rescale(input, &check, &frame)
-            }
-            Sums::Wide { low, carry } => {
+            Sums::Narrow(sums) => check_precision(sums, precision, &rows),
+            Sums::I256Carry { low, carry } => {
                 // A sum beyond `i256` is beyond every precision: it is
                 // replaced by a value beyond every precision.
-                let sums: Vec<i256> = low
+                let sums: Vec<I256> = low
                     .iter()
                     .zip(carry)
-                    .map(|(&l, &c)| if c == 0 { ethnum_to_i256(l) } else { i256::MAX })
+                    .map(|(&l, &c)| if c == 0 { l } else { I256::MAX })
                     .collect();
-                rescale(Input::array(&sums), &check, &frame)
+                check_precision(&sums, precision, &rows)
             }
         }
     }
@@ -341,16 +338,16 @@ impl GroupSums {
         }
     }
 
-    /// The sums in the wide form, moved there first if they are narrow
-    /// (once: they stay wide).
-    fn wide(&mut self) -> (&mut [I256], &mut [i64]) {
+    /// The sums as `i256` with carries, moved there first if they are
+    /// narrow (once: they stay so).
+    fn i256_carry(&mut self) -> (&mut [I256], &mut [i64]) {
         if let Sums::Narrow(sums) = &self.sums {
             let low = sums.iter().map(|&s| I256::from(s)).collect();
-            self.sums = Sums::Wide { low, carry: vec![0; sums.len()] };
+            self.sums = Sums::I256Carry { low, carry: vec![0; sums.len()] };
         }
         match &mut self.sums {
-            Sums::Wide { low, carry } => (low, carry),
-            // Never: it was made wide above.
+            Sums::I256Carry { low, carry } => (low, carry),
+            // Never: it was moved to that form above.
             Sums::Narrow(_) => (&mut [], &mut []),
         }
     }
@@ -361,7 +358,7 @@ impl GroupSums {
 /// precision, the storage, or one measuring pass (which also gives a
 /// `Decimal128(38, s)` column of money its small bound); `None` when a value
 /// may not fit.
-fn narrow_bound(values: &Input<'_>, column: &Column<'_>) -> Option<u128> {
+fn narrow_bound(values: &Operand<'_>, column: &Column<'_>) -> Option<u128> {
     let storage: Option<u128> = match column {
         Column::I8(_) => Some(1 << 7),
         Column::I16(_) => Some(1 << 15),
@@ -371,7 +368,7 @@ fn narrow_bound(values: &Input<'_>, column: &Column<'_>) -> Option<u128> {
     };
     let declared = values.precision.filter(|&p| p <= 18).map(|p| 10u128.pow(p.into()) - 1);
     storage.into_iter().chain(declared).min().or_else(|| {
-        let bits = column.magnitude_bits();
+        let bits = column_bits(column);
         (bits <= 63).then(|| 1 << bits)
     })
 }
@@ -402,12 +399,12 @@ fn add_carrying(a: I256, b: I256) -> (I256, i64) {
 }
 
 /// Calls `each(start, block)` for every block of the column read as `W`.
-fn for_each_block<W: Work>(column: &Column<'_>, mut each: impl FnMut(usize, &[W])) {
-    let mut scratch = [const { MaybeUninit::<W>::uninit() }; BLOCK];
+fn for_each_block<W: InPlace>(column: &Column<'_>, mut each: impl FnMut(usize, &[W])) {
+    let mut scratch = [const { MaybeUninit::<W>::uninit() }; SUM_BLOCK_ROWS];
     let len = column.len();
     let mut start = 0;
     while start < len {
-        let rows = BLOCK.min(len - start);
+        let rows = SUM_BLOCK_ROWS.min(len - start);
         each(start, column.rows::<W>(start, rows, &mut scratch));
         start += rows;
     }
@@ -536,7 +533,7 @@ fn scatter_rows(
 
 /// The same for values of any width, with carries.
 #[inline(never)]
-fn add_grouped_wide(
+fn add_grouped_i256(
     low: &mut [I256],
     carry: &mut [i64],
     counts: &mut [i64],
@@ -586,11 +583,11 @@ fn sum_blocks<S: Copy>(
     nulls: Option<&NullBuffer>,
 ) -> i128 {
     let mut total = 0i128;
-    for (i, block) in values.chunks(BLOCK).enumerate() {
+    for (i, block) in values.chunks(SUM_BLOCK_ROWS).enumerate() {
         total += match nulls {
             None => block_sum(block.iter().map(|&v| to(v))),
             Some(nulls) => {
-                let valid = nulls.inner().slice(i * BLOCK, block.len());
+                let valid = nulls.inner().slice(i * SUM_BLOCK_ROWS, block.len());
                 if (block.len() - valid.count_set_bits()) * 8 <= block.len() {
                     // Few nulls: the whole block (the loop without nulls),
                     // less its null rows, found a word of validity at a time.
@@ -625,7 +622,7 @@ fn null_rows_sum<S: Copy>(block: &[S], valid: &BooleanBuffer, to: impl Fn(S) -> 
     sum
 }
 
-/// The exact sum of at most [`BLOCK`] 64-bit values: their high and low 32-bit
+/// The exact sum of at most [`SUM_BLOCK_ROWS`] 64-bit values: their high and low 32-bit
 /// halves are summed apart in 64-bit lanes (no carry from row to row, where
 /// an `i128` sum would carry on every row), and joined once.
 #[inline(always)]
@@ -640,7 +637,7 @@ fn block_sum(values: impl Iterator<Item = i64>) -> i128 {
 
 /// The sum of the valid rows of a column of any values, with its carries.
 #[inline(never)]
-fn column_sum_wide(column: &Column<'_>, nulls: Option<&NullBuffer>) -> (I256, i64) {
+fn column_sum_i256(column: &Column<'_>, nulls: Option<&NullBuffer>) -> (I256, i64) {
     let (mut low, mut carry) = (I256::ZERO, 0i64);
     for_each_block::<I256>(column, |start, values| {
         for (i, &v) in values.iter().enumerate() {
@@ -659,8 +656,8 @@ mod tests {
     use core::marker::PhantomData;
 
     use super::*;
-    use crate::arity::OverflowPolicy;
-    use crate::storage::{Stored, TOKEN};
+    use crate::columns::storage::{Stored, TOKEN};
+    use crate::driver::rows::OverflowPolicy;
     use crate::testing::{big, values};
     use num_bigint::BigInt;
     use rstest::rstest;
@@ -772,18 +769,18 @@ mod tests {
         let mut oracle = Oracle::new(6);
         let mut by_group = GroupSums::new(6);
         for (start, end) in [(0, 1), (1, 1000), (1000, 1000), (1000, 2500)] {
-            let batch = Input::array(&column[start..end]);
+            let batch = Operand::array(&column[start..end]);
             let batch_nulls = validity.slice(start, end - start);
-            let frame = Frame::new(end - start).with_nulls(Some(&batch_nulls));
-            by_group.update(batch, Some(&groups[start..end]), &frame).unwrap();
+            let rows = Rows::new(end - start).with_nulls(Some(&batch_nulls));
+            by_group.update(batch, Some(&groups[start..end]), &rows).unwrap();
             oracle.add(&values[start..end], Some(&groups[start..end]), Some(&valid[start..end]));
         }
         assert!(is_narrow(&by_group), "{bits}-bit values stay in i128");
         assert_exact(&by_group, &oracle, "by group");
 
         let mut whole = GroupSums::new(1);
-        let frame = Frame::new(values.len()).with_nulls(Some(&validity));
-        whole.update(Input::array(&column[..]), None, &frame).unwrap();
+        let rows = Rows::new(values.len()).with_nulls(Some(&validity));
+        whole.update(Operand::array(&column[..]), None, &rows).unwrap();
         let mut whole_oracle = Oracle::new(1);
         whole_oracle.add(&values, None, Some(&valid));
         assert!(is_narrow(&whole));
@@ -807,7 +804,7 @@ mod tests {
     #[case::max_min_minus_one(&[i64::MAX, i64::MIN, -1, i64::MIN + 1])]
     #[case::low_halves_all_ones(&[0xFFFF_FFFF, -1, 0x7FFF_FFFF_FFFF_FFFF])]
     fn block_sum_of_extremes(#[case] pattern: &[i64]) {
-        let block: Vec<i64> = pattern.iter().copied().cycle().take(BLOCK).collect();
+        let block: Vec<i64> = pattern.iter().copied().cycle().take(SUM_BLOCK_ROWS).collect();
         let want: i128 = block.iter().map(|&v| i128::from(v)).sum();
         assert_eq!(block_sum(block.iter().copied()), want);
         assert_eq!(block_sum(block[..1].iter().copied()), i128::from(block[0]));
@@ -834,15 +831,15 @@ mod tests {
     ) {
         let with_nulls = null_every.is_some();
         // Three full blocks and one of 69 rows: a partial validity word.
-        let rows = 3 * BLOCK + 69;
+        let rows = 3 * SUM_BLOCK_ROWS + 69;
         let column: Vec<i64> = pattern.iter().copied().cycle().take(rows).collect();
         let valid: Vec<bool> =
             (0..rows).map(|row| null_every.is_none_or(|k| row % k != 1)).collect();
         let values: Vec<i256> = column.iter().map(|&v| i256::from_i128(v.into())).collect();
         let validity = nulls(&valid);
-        let frame = Frame::new(rows).with_nulls(Some(&validity).filter(|_| with_nulls));
+        let rows = Rows::new(rows).with_nulls(Some(&validity).filter(|_| with_nulls));
         let mut sums = GroupSums::new(1);
-        sums.update(Input::array(&column[..]), None, &frame).unwrap();
+        sums.update(Operand::array(&column[..]), None, &rows).unwrap();
         let mut oracle = Oracle::new(1);
         oracle.add(&values, None, Some(&valid));
         assert!(is_narrow(&sums));
@@ -852,21 +849,21 @@ mod tests {
     /// A batch of values beyond 64 bits moves the sums to the wide form,
     /// exact, and they stay there; the groups' earlier sums are kept.
     #[test]
-    fn update_promotes_to_the_wide_form() {
+    fn update_promotes_to_i256_with_carries() {
         let groups = [0, 1, 2, 1];
         let narrow: [i64; 4] = [i64::MIN, i64::MAX, -5, i64::MAX];
         let wide: [i128; 4] = [1 << 100, -(1 << 90), i128::MIN, 3];
         let mut sums = GroupSums::new(3);
         let mut oracle = Oracle::new(3);
         let as_i256 = |v: &[i128]| v.iter().map(|&v| i256::from_i128(v)).collect::<Vec<_>>();
-        sums.update(Input::array(&narrow[..]), Some(&groups), &Frame::new(4)).unwrap();
+        sums.update(Operand::array(&narrow[..]), Some(&groups), &Rows::new(4)).unwrap();
         oracle.add(&as_i256(&narrow.map(i128::from)), Some(&groups), None);
         assert!(is_narrow(&sums));
-        sums.update(Input::array(&wide[..]), Some(&groups), &Frame::new(4)).unwrap();
+        sums.update(Operand::array(&wide[..]), Some(&groups), &Rows::new(4)).unwrap();
         oracle.add(&as_i256(&wide), Some(&groups), None);
         assert!(!is_narrow(&sums), "128-bit values widen the sums");
         assert_exact(&sums, &oracle, "after the wide batch");
-        sums.update(Input::array(&narrow[..]), Some(&groups), &Frame::new(4)).unwrap();
+        sums.update(Operand::array(&narrow[..]), Some(&groups), &Rows::new(4)).unwrap();
         oracle.add(&as_i256(&narrow.map(i128::from)), Some(&groups), None);
         assert!(!is_narrow(&sums), "once wide, always wide");
         assert_exact(&sums, &oracle, "narrow values added to wide sums");
@@ -874,8 +871,8 @@ mod tests {
         // The whole-column path promotes the same way.
         let mut whole = GroupSums::new(1);
         let mut whole_oracle = Oracle::new(1);
-        whole.update(Input::array(&narrow[..]), None, &Frame::new(4)).unwrap();
-        whole.update(Input::array(&wide[..]), None, &Frame::new(4)).unwrap();
+        whole.update(Operand::array(&narrow[..]), None, &Rows::new(4)).unwrap();
+        whole.update(Operand::array(&wide[..]), None, &Rows::new(4)).unwrap();
         whole_oracle.add(&as_i256(&narrow.map(i128::from)), None, None);
         whole_oracle.add(&as_i256(&wide), None, None);
         assert!(!is_narrow(&whole));
@@ -890,7 +887,7 @@ mod tests {
     #[case::just_past_i64(&[1, 1 << 63], false)]
     fn wide_storage_is_measured(#[case] values: &[i128], #[case] narrow: bool) {
         let mut sums = GroupSums::new(1);
-        sums.update(Input::array(values), None, &Frame::new(values.len())).unwrap();
+        sums.update(Operand::array(values), None, &Rows::new(values.len())).unwrap();
         assert_eq!(is_narrow(&sums), narrow);
         let mut oracle = Oracle::new(1);
         let wide: Vec<i256> = values.iter().map(|&v| i256::from_i128(v)).collect();
@@ -914,7 +911,7 @@ mod tests {
     ) {
         let mut sums = GroupSums::new(2);
         let first = [7i64, -9];
-        sums.update(Input::array(&first[..]), Some(&[0, 1]), &Frame::new(2)).unwrap();
+        sums.update(Operand::array(&first[..]), Some(&[0, 1]), &Rows::new(2)).unwrap();
         let part = GroupSum { sum_low, sum_carry, count };
         sums.merge(1, part).unwrap();
         assert_eq!(is_narrow(&sums), narrow);
@@ -939,8 +936,8 @@ mod tests {
         let mut whole_oracle = Oracle::new(1);
         let groups = [0, 1, 0, 1];
         for batch in [up, up, down, down] {
-            sums.update(Input::array(&batch[..]), Some(&groups), &Frame::new(4)).unwrap();
-            whole.update(Input::array(&batch[..]), None, &Frame::new(4)).unwrap();
+            sums.update(Operand::array(&batch[..]), Some(&groups), &Rows::new(4)).unwrap();
+            whole.update(Operand::array(&batch[..]), None, &Rows::new(4)).unwrap();
             oracle.add(&batch, Some(&groups), None);
             whole_oracle.add(&batch, None, None);
             assert_exact(&sums, &oracle, "by group");
@@ -955,9 +952,9 @@ mod tests {
         // is nulled, the others are kept.
         let mut beyond = GroupSums::new(3);
         let two_groups = [1, 2, 1, 2];
-        beyond.update(Input::array(&up[..]), Some(&two_groups), &Frame::new(4)).unwrap();
+        beyond.update(Operand::array(&up[..]), Some(&two_groups), &Rows::new(4)).unwrap();
         let small = [i256::ONE, i256::MIN];
-        beyond.update(Input::array(&small[..]), Some(&[0, 2]), &Frame::new(2)).unwrap();
+        beyond.update(Operand::array(&small[..]), Some(&[0, 2]), &Rows::new(2)).unwrap();
         // Group 1 holds `2 * max` (a carry), group 2 `2 * max + min` (76
         // digits and more, no carry).
         assert_eq!(beyond.group(1).map(|p| p.sum_carry), Some(1));
@@ -984,9 +981,9 @@ mod tests {
     #[test]
     fn merged_carries_cancel() {
         let mut up = GroupSums::new(1);
-        up.update(Input::array(&[i256::MAX; 4][..]), None, &Frame::new(4)).unwrap();
+        up.update(Operand::array(&[i256::MAX; 4][..]), None, &Rows::new(4)).unwrap();
         let mut down = GroupSums::new(1);
-        down.update(Input::array(&[i256::MIN; 4][..]), None, &Frame::new(4)).unwrap();
+        down.update(Operand::array(&[i256::MIN; 4][..]), None, &Rows::new(4)).unwrap();
         let (up, down) = (up.group(0).unwrap(), down.group(0).unwrap());
         assert_eq!((up.sum_carry, down.sum_carry), (2, -2));
         let mut merged = GroupSums::new(1);
@@ -1014,8 +1011,8 @@ mod tests {
             values.push(pow2(200));
             groups.push(3);
         }
-        let frame = Frame::new(values.len());
-        sums.update(Input::array(&values[..]), Some(&groups), &frame).unwrap();
+        let rows = Rows::new(values.len());
+        sums.update(Operand::array(&values[..]), Some(&groups), &rows).unwrap();
         oracle.add(&values, Some(&groups), None);
         assert_eq!(is_narrow(&sums), !wide);
         (sums, oracle)
@@ -1044,7 +1041,7 @@ mod tests {
         assert_eq!(is_narrow(&sums), !wide);
         // The kept groups go on from 0.
         if !sums.is_empty() {
-            sums.update(Input::array(&[1i64][..]), Some(&[0]), &Frame::new(1)).unwrap();
+            sums.update(Operand::array(&[1i64][..]), Some(&[0]), &Rows::new(1)).unwrap();
             let mut more = oracle_part(&oracle, n..5);
             more.sums[0] += 1;
             more.counts[0] += 1;
@@ -1092,13 +1089,13 @@ mod tests {
         let groups = [4, 0, 4, 5];
         let (i64s, i128s) = (values.map(i64::from), values.map(i128::from));
         let input = match width {
-            0 => Input::array(&i64s[..]),
-            1 => Input::array(&i128s[..]),
-            _ => Input::array(&values[..]),
+            0 => Operand::array(&i64s[..]),
+            1 => Operand::array(&i128s[..]),
+            _ => Operand::array(&values[..]),
         };
         let nulls = NullBuffer::from(vec![true, false, true, true]);
-        let frame = Frame::new(values.len()).with_nulls(with_nulls.then_some(&nulls));
-        let got = sums.update(input, Some(&groups), &frame);
+        let rows = Rows::new(values.len()).with_nulls(with_nulls.then_some(&nulls));
+        let got = sums.update(input, Some(&groups), &rows);
         assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 3, group: 5, groups: 5 }));
         assert_eq!(sums, before, "the rows before the failing one are taken out again");
     }
@@ -1117,8 +1114,8 @@ mod tests {
         let before = sums.clone();
         // Values beyond 64 bits: a refused batch does not widen either.
         let values = vec![i256::MAX; groups.len()];
-        let frame = Frame::new(groups.len());
-        let got = sums.update(Input::array(&values[..]), Some(groups), &frame);
+        let rows = Rows::new(groups.len());
+        let got = sums.update(Operand::array(&values[..]), Some(groups), &rows);
         assert_eq!(got, Err(KernelError::GroupOutOfRange { row, group, groups: 3 }));
         assert_eq!(sums, before, "nothing is added when it fails");
     }
@@ -1126,10 +1123,10 @@ mod tests {
     #[test]
     fn whole_column_needs_a_group() {
         let mut sums = GroupSums::new(0);
-        let got = sums.update(Input::array(&[1i32][..]), None, &Frame::new(1));
+        let got = sums.update(Operand::array(&[1i32][..]), None, &Rows::new(1));
         assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 }));
         // No rows, no group needed.
-        sums.update(Input::array(&[0i32; 0][..]), None, &Frame::new(0)).unwrap();
+        sums.update(Operand::array(&[0i32; 0][..]), None, &Rows::new(0)).unwrap();
         assert!(sums.is_empty());
     }
 
@@ -1137,16 +1134,16 @@ mod tests {
     fn update_checks_lengths_and_shape() {
         let mut sums = GroupSums::new(2);
         let values = [1i64, 2, 3];
-        let short = sums.update(Input::array(&values[..]), Some(&[0, 1]), &Frame::new(3));
+        let short = sums.update(Operand::array(&values[..]), Some(&[0, 1]), &Rows::new(3));
         assert_eq!(short, Err(KernelError::LengthMismatch { expected: 3, actual: 2 }));
         let validity = nulls(&[true, false]);
-        let frame = Frame::new(3).with_nulls(Some(&validity));
-        let bad_nulls = sums.update(Input::array(&values[..]), Some(&[0, 1, 0]), &frame);
+        let rows = Rows::new(3).with_nulls(Some(&validity));
+        let bad_nulls = sums.update(Operand::array(&values[..]), Some(&[0, 1, 0]), &rows);
         assert_eq!(bad_nulls, Err(KernelError::LengthMismatch { expected: 3, actual: 2 }));
-        let frame = Frame::new(2);
-        let bad_values = sums.update(Input::array(&values[..]), Some(&[0, 1]), &frame);
+        let rows = Rows::new(2);
+        let bad_values = sums.update(Operand::array(&values[..]), Some(&[0, 1]), &rows);
         assert_eq!(bad_values, Err(KernelError::LengthMismatch { expected: 2, actual: 3 }));
-        let scalar = sums.update(Input::scalar(5i64), Some(&[0]), &Frame::new(1));
+        let scalar = sums.update(Operand::scalar(5i64), Some(&[0]), &Rows::new(1));
         assert!(matches!(scalar, Err(KernelError::UnsupportedSpec { .. })));
         assert_eq!(sums, GroupSums::new(2));
     }
@@ -1208,10 +1205,10 @@ mod tests {
             // Two rows summing to -1, narrow or wide.
             let mut sums = GroupSums::new(1);
             if wide {
-                sums.update(Input::array(&[i256::MAX, i256::MIN][..]), None, &Frame::new(2))
+                sums.update(Operand::array(&[i256::MAX, i256::MIN][..]), None, &Rows::new(2))
                     .unwrap();
             } else {
-                sums.update(Input::array(&[0i64, -1][..]), None, &Frame::new(2)).unwrap();
+                sums.update(Operand::array(&[0i64, -1][..]), None, &Rows::new(2)).unwrap();
             }
             let before = sums.clone();
             let got = sums.merge(0, part);
@@ -1232,7 +1229,7 @@ mod tests {
     #[test]
     fn merged_counts_add_up_to_the_limit() {
         let mut sums = GroupSums::new(1);
-        sums.update(Input::array(&[1i8][..]), None, &Frame::new(1)).unwrap();
+        sums.update(Operand::array(&[1i8][..]), None, &Rows::new(1)).unwrap();
         let at_limit = GroupSum { sum_low: i256::ZERO, sum_carry: 0, count: MAX_COUNT - 1 };
         sums.merge(0, at_limit).unwrap();
         let one_more = GroupSum { sum_low: i256::ZERO, sum_carry: 0, count: 1 };
@@ -1247,7 +1244,7 @@ mod tests {
     fn finish_sum_checks_the_precision() {
         let values = [999i64, -1000, 5, 1000];
         let mut sums = GroupSums::new(4);
-        sums.update(Input::array(&values[..]), Some(&[1, 2, 3, 2]), &Frame::new(4)).unwrap();
+        sums.update(Operand::array(&values[..]), Some(&[1, 2, 3, 2]), &Rows::new(4)).unwrap();
         // Group 2 sums to 0; group 0 is empty.
         let out: Output<i16> = sums.finish_sum(3, Policies::default()).unwrap();
         assert_eq!(out.values.get(1..4), Some(&[999, 0, 5][..]));
@@ -1255,7 +1252,7 @@ mod tests {
 
         let mut over = GroupSums::new(3);
         let values = [999i64, 1, 1000, -1000];
-        over.update(Input::array(&values[..]), Some(&[0, 0, 1, 2]), &Frame::new(4)).unwrap();
+        over.update(Operand::array(&values[..]), Some(&[0, 0, 1, 2]), &Rows::new(4)).unwrap();
         let failed: Result<Output<i16>, _> = over.finish_sum(3, Policies::default());
         assert_eq!(failed.err(), Some(KernelError::Overflow { row: 0 }));
         let nulled: Output<i16> = over.finish_sum(3, NULL).unwrap();
@@ -1276,18 +1273,18 @@ mod tests {
     fn storage_extremes_sum_exactly<T: Stored>(#[case] _width: PhantomData<T>) {
         let bits = u32::try_from(8 * size_of::<T>()).unwrap();
         let (min, max) = (pow2(bits - 1).wrapping_neg(), pow2(bits - 1).wrapping_sub(i256::ONE));
-        let rows = 2 * BLOCK + 3;
+        let rows = 2 * SUM_BLOCK_ROWS + 3;
         let values: Vec<i256> = (0..rows).map(|row| if row % 5 == 4 { max } else { min }).collect();
         let column = stored::<T>(&values);
         assert_eq!(column[0].widened(TOKEN), min);
         let groups: Vec<usize> = (0..rows).map(|row| row % 3).collect();
         let mut sums = GroupSums::new(3);
-        sums.update(Input::array(&column[..]), Some(&groups), &Frame::new(rows)).unwrap();
+        sums.update(Operand::array(&column[..]), Some(&groups), &Rows::new(rows)).unwrap();
         let mut oracle = Oracle::new(3);
         oracle.add(&values, Some(&groups), None);
         assert_exact(&sums, &oracle, "grouped");
         let mut whole = GroupSums::new(1);
-        whole.update(Input::array(&column[..]), None, &Frame::new(rows)).unwrap();
+        whole.update(Operand::array(&column[..]), None, &Rows::new(rows)).unwrap();
         let mut whole_oracle = Oracle::new(1);
         whole_oracle.add(&values, None, None);
         assert_exact(&whole, &whole_oracle, "whole");

@@ -4,7 +4,7 @@
 //! (AVX-512DQ). A hardware `idiv` takes about ten cycles per row and never
 //! vectorizes; in a loop that cannot vectorize the estimate's extra
 //! conversions cost more than they save, so the kernels use it only in the
-//! AVX-512 copy of the loop (see `arity::run_multiversioned`).
+//! AVX-512 copy of the loop (see `driver::binary::run_multiversioned`).
 //!
 //! For `|n| < 2^63`, `0 < |d| < 2^61` and `inv = 1 / f64(d)`:
 //!
@@ -113,10 +113,10 @@ fn truncate(v: f64) -> i64 {
 /// sign mask.
 #[inline(always)]
 fn correct(dividend_sign: i64, d: i64, q: i64, r: i64) -> (i64, i64) {
-    // Masks: all ones when negative. In the frame of a non-negative dividend
+    // Masks: all ones when negative. In the rows of a non-negative dividend
     // the exact remainder lies in `0..|d|`; an estimate off by one leaves it
     // one `|d|` below or above. A zero dividend has a zero remainder in
-    // either frame.
+    // either rows.
     let quotient_sign = dividend_sign ^ (d >> 63);
     let magnitude = d.wrapping_abs();
     let r = (r ^ dividend_sign).wrapping_sub(dividend_sign);

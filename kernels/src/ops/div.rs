@@ -14,16 +14,21 @@
 
 use arrow_buffer::NullBuffer;
 
-use crate::arity::{
-    DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, Recycling, RowKernel, recycle, run,
-    run_multiversioned,
-};
-use crate::column::{Input, Sink};
-use crate::estimate;
-use crate::plan::{WorkWidth, plan, shift_bits, with_work};
-use crate::rounding::{Rounding, RoundingMode, with_rounding};
-use crate::storage::Storage;
-use crate::work::Work;
+use crate::columns::column::Sink;
+use crate::columns::in_place::InPlace;
+use crate::columns::operand::Operand;
+use crate::columns::storage::Storage;
+use crate::driver::error::KernelError;
+use crate::driver::kernel::{BinaryKernel, DIVIDE_BY_ZERO, OVERFLOW};
+use crate::driver::output::compute_output;
+use crate::driver::output::{Output, Recycled};
+use crate::driver::plan::{plan, shift_bits};
+use crate::driver::rows::Rows;
+use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
+use crate::int::width::{WorkWidth, with_work};
+use crate::int::work::Work;
+use crate::ops::shared::division::{Division, EstimatedDivision, WorkDivision, estimate_serves};
+use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
 
 /// The shape of a division, from the operand and result types.
 ///
@@ -83,94 +88,11 @@ impl DivSpec {
     }
 }
 
-/// How quotient rows divide, and which compiled loop runs them.
-pub(crate) trait Division<W: Work>: Copy + Send + Sync + 'static {
-    /// A positive divisor prepared once for a whole call.
-    type Prepared: Copy + core::fmt::Debug + Send + Sync;
-    /// Prepares a positive divisor.
-    fn prepare(divisor: W) -> Self::Prepared;
-    /// Truncating quotient and remainder for a non-zero `d`.
-    fn div_rem(n: W, d: W) -> (W, W);
-    /// The same by a prepared divisor.
-    fn div_rem_by(n: W, d: &Self::Prepared) -> (W, W);
-    /// Runs a kernel dividing this way over every row.
-    ///
-    /// # Errors
-    /// As [`div`].
-    fn run<K: RowKernel<W>>(
-        lhs: &Input<'_>,
-        rhs: &Input<'_>,
-        constants: K::Constants,
-        frame: &Frame<'_>,
-        sink: Sink<'_>,
-    ) -> Result<Option<NullBuffer>, KernelError>;
-}
-
-/// The work type's own division: a hardware or library divide per row, a
-/// multiply-high by a prepared divisor; the build's loop.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct WorkDivision;
-
-impl<W: Work> Division<W> for WorkDivision {
-    type Prepared = W::Divisor;
-    fn prepare(divisor: W) -> W::Divisor {
-        W::prepare_divisor(divisor)
-    }
-    #[inline(always)]
-    fn div_rem(n: W, d: W) -> (W, W) {
-        n.div_rem(d)
-    }
-    #[inline(always)]
-    fn div_rem_by(n: W, d: &W::Divisor) -> (W, W) {
-        n.div_rem_by(d)
-    }
-    fn run<K: RowKernel<W>>(
-        lhs: &Input<'_>,
-        rhs: &Input<'_>,
-        constants: K::Constants,
-        frame: &Frame<'_>,
-        sink: Sink<'_>,
-    ) -> Result<Option<NullBuffer>, KernelError> {
-        run::<W, K>(lhs, rhs, constants, frame, sink)
-    }
-}
-
-/// `i64` quotients by a double-precision estimate and exact correction (see
-/// `estimate`), in the AVX-512 copy of the loop, where they vectorize. For
-/// scaled divisors below `2^61`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct EstimatedDivision;
-
-impl Division<i64> for EstimatedDivision {
-    /// The divisor and its reciprocal.
-    type Prepared = (i64, f64);
-    fn prepare(divisor: i64) -> (i64, f64) {
-        (divisor, estimate::inverse(divisor))
-    }
-    #[inline(always)]
-    fn div_rem(n: i64, d: i64) -> (i64, i64) {
-        estimate::div_rem(n, d, estimate::inverse(d))
-    }
-    #[inline(always)]
-    fn div_rem_by(n: i64, &(d, inverse): &(i64, f64)) -> (i64, i64) {
-        estimate::div_rem(n, d, inverse)
-    }
-    fn run<K: RowKernel<i64>>(
-        lhs: &Input<'_>,
-        rhs: &Input<'_>,
-        constants: K::Constants,
-        frame: &Frame<'_>,
-        sink: Sink<'_>,
-    ) -> Result<Option<NullBuffer>, KernelError> {
-        run_multiversioned::<i64, K>(lhs, rhs, constants, frame, sink)
-    }
-}
-
 /// `round(a * 10^k / b)`, rounding mode `R`, dividing by `D`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Quotient<R, D>(core::marker::PhantomData<(R, D)>);
 
-impl<W: Work, R: Rounding, D: Division<W>> RowKernel<W> for Quotient<R, D> {
+impl<W: InPlace, R: Rounding, D: Division<W>> BinaryKernel<W> for Quotient<R, D> {
     type Constants = QuotientConstants<W>;
 
     #[inline(always)]
@@ -188,58 +110,14 @@ impl<W: Work, R: Rounding, D: Division<W>> RowKernel<W> for Quotient<R, D> {
     }
 }
 
-/// What a quotient by one non-zero divisor for every row computes once.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ScalarQuotientConstants<W: Work, D: Division<W>> {
-    /// `10^k`, negated for a negative divisor: `n / -d = -n / d`, so rows
-    /// divide by the magnitude and the divisor's sign costs nothing per row.
-    dividend_factor: W,
-    /// `|b * 10^-k|`, prepared for division.
-    divisor: D::Prepared,
-    divisor_magnitude: W,
-    bound: W,
-}
-
-impl<W: Work, D: Division<W>> ScalarQuotientConstants<W, D> {
-    /// For the non-zero scaled divisor `d`.
-    fn new(constants: &QuotientConstants<W>, d: W) -> Self {
-        let factor = constants.dividend_factor;
-        Self {
-            dividend_factor: if d.is_negative() { factor.neg() } else { factor },
-            divisor: D::prepare(d.abs()),
-            divisor_magnitude: d.abs(),
-            bound: constants.bound,
-        }
-    }
-}
-
-/// `round(a * 10^k / b)` for one non-zero `b` on every row: the divisor is
-/// prepared once (a multiply-high or a reciprocal), so rows never divide.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ScalarQuotient<R, D>(core::marker::PhantomData<(R, D)>);
-
-impl<W: Work, R: Rounding, D: Division<W>> RowKernel<W> for ScalarQuotient<R, D> {
-    type Constants = ScalarQuotientConstants<W, D>;
-
-    #[inline(always)]
-    fn apply(a: W, _b: W, c: &Self::Constants) -> (W, u8) {
-        // `n` carries the divisor's sign (see the constants): the exact
-        // quotient is `n / |d|`.
-        let n = a.mul(c.dividend_factor);
-        let (q, r) = D::div_rem_by(n, &c.divisor);
-        let q = R::finish(q, r, c.divisor_magnitude, n.is_negative());
-        (q, OVERFLOW * u8::from(q.exceeds(c.bound)))
-    }
-}
-
 /// Divides `lhs` by `rhs` row by row, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{DivSpec, Frame, Input, Output, RoundingMode, div};
+/// use decimal_kernels_native::{DivSpec, Operand, Output, RoundingMode, Rows, div};
 /// // 10.00 / 3 at scale 2 (k = 2 - 2 + 0), rounding half up: 3.33; and 2.00 / 3: 0.67.
 /// let a = [1_000i64, 200];
 /// let spec = DivSpec::new(0, RoundingMode::HalfUp, 18);
-/// let out: Output<i64> = div(Input::array(&a[..]), Input::scalar(3i8), &spec, &Frame::new(2))?;
+/// let out: Output<i64> = div(Operand::array(&a[..]), Operand::scalar(3i8), &spec, &Rows::new(2))?;
 /// assert_eq!(out.values.as_ref(), [333, 67]);
 /// # Ok::<(), decimal_kernels_native::KernelError>(())
 /// ```
@@ -248,20 +126,20 @@ impl<W: Work, R: Rounding, D: Division<W>> RowKernel<W> for ScalarQuotient<R, D>
 /// As [`add`](crate::add), and [`KernelError::DivideByZero`] for the first
 /// valid row with a zero divisor under the `Error` policy.
 pub fn div<'a, O: Storage>(
-    lhs: Input<'_>,
-    rhs: Input<'_>,
+    lhs: Operand<'_>,
+    rhs: Operand<'_>,
     spec: &DivSpec,
-    frame: impl Into<Recycling<'a, O>>,
+    rows: impl Into<Recycled<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    recycle(spec.result_precision, frame, |frame, sink| quotient(&lhs, &rhs, spec, frame, sink))
+    compute_output(spec.result_precision, rows, |rows, sink| quotient(&lhs, &rhs, spec, rows, sink))
 }
 
 /// [`div`] into any output storage, in the kernel the plan picks.
 fn quotient(
-    lhs: &Input<'_>,
-    rhs: &Input<'_>,
+    lhs: &Operand<'_>,
+    rhs: &Operand<'_>,
     spec: &DivSpec,
-    frame: &Frame<'_>,
+    rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
     // Beyond i64 a quotient costs a library divide: measuring always pays.
@@ -270,28 +148,17 @@ fn quotient(
     // The scaled divisor's bound, a zero divisor counting as one.
     let divisor_bits = plan.rhs.max(1) + shift_bits(down);
     if estimate_serves(plan.width, divisor_bits) {
-        return divide::<i64, EstimatedDivision>(lhs, rhs, spec, frame, sink);
+        return divide::<i64, EstimatedDivision>(lhs, rhs, spec, rows, sink);
     }
-    with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, frame, sink))
-}
-
-/// Whether rows in work type `width` dividing by divisors below
-/// `2^divisor_bits` take [`EstimatedDivision`]: where the estimate vectorizes
-/// it replaces a hardware divide per row, and for one divisor on every row
-/// it also beats the multiply-high by a prepared divisor, which does not
-/// vectorize.
-pub(crate) fn estimate_serves(width: WorkWidth, divisor_bits: u32) -> bool {
-    width == WorkWidth::I64
-        && divisor_bits <= estimate::DIVISOR_BITS
-        && crate::arity::wide_vectors()
+    with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, rows, sink))
 }
 
 /// [`div`] in work type `W`, dividing by `D`.
-pub(crate) fn divide<W: Work, D: Division<W>>(
-    lhs: &Input<'_>,
-    rhs: &Input<'_>,
+fn divide<W: InPlace, D: Division<W>>(
+    lhs: &Operand<'_>,
+    rhs: &Operand<'_>,
     spec: &DivSpec,
-    frame: &Frame<'_>,
+    rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
     let constants = spec.constants::<W>();
@@ -299,28 +166,33 @@ pub(crate) fn divide<W: Work, D: Division<W>>(
     with_rounding!(spec.rounding, R => match scalar_divisor {
         // A zero scalar divisor fails every valid row: the row kernel says so.
         Some(d) if !d.is_zero() => {
-            let constants = ScalarQuotientConstants::<W, D>::new(&constants, d);
-            D::run::<ScalarQuotient<R, D>>(lhs, rhs, constants, frame, sink)
+            let constants = ScalarQuotientConstants::<W, D>::new(
+                constants.dividend_factor,
+                d,
+                constants.bound,
+            );
+            D::run::<ScalarQuotient<R, D>>(lhs, rhs, constants, rows, sink)
         }
-        _ => D::run::<Quotient<R, D>>(lhs, rhs, constants, frame, sink),
+        _ => D::run::<Quotient<R, D>>(lhs, rhs, constants, rows, sink),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::{OverflowPolicy, Policies, output};
+    use crate::driver::output::output;
+    use crate::driver::rows::{OverflowPolicy, Policies};
     use crate::testing::assert_same_outcome;
     use arrow_buffer::NullBuffer;
 
     /// [`divide`] in `i64` with `D`, results in `i64`.
     fn divide_i64<D: Division<i64>>(
-        lhs: Input<'_>,
-        rhs: Input<'_>,
+        lhs: Operand<'_>,
+        rhs: Operand<'_>,
         spec: &DivSpec,
-        frame: &Frame<'_>,
+        rows: &Rows<'_>,
     ) -> Result<Output<i64>, KernelError> {
-        output(spec.result_precision, |sink| divide::<i64, D>(&lhs, &rhs, spec, frame, sink))
+        output(spec.result_precision, |sink| divide::<i64, D>(&lhs, &rhs, spec, rows, sink))
     }
 
     /// Full-range dividends, divisors of every size up to the estimate's
@@ -352,16 +224,16 @@ mod tests {
         for rounding in RoundingMode::ALL {
             for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
                 let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
-                let frame = Frame::new(a.len()).with_nulls(Some(&nulls)).with_policies(policies);
+                let rows = Rows::new(a.len()).with_nulls(Some(&nulls)).with_policies(policies);
                 let spec = DivSpec::new(0, rounding, 18);
                 // A divisor per row, and one for every row (a zero one too).
                 let divisors: [i64; 8] = [7, -3, 1, -1, (1 << 61) - 1, 1 - (1 << 61), 1_000_003, 0];
-                let rhs = core::iter::once((Input::array(&b[..]), "per row".to_string()))
-                    .chain(divisors.into_iter().map(|d| (Input::scalar(d), d.to_string())));
+                let rhs = core::iter::once((Operand::array(&b[..]), "per row".to_string()))
+                    .chain(divisors.into_iter().map(|d| (Operand::scalar(d), d.to_string())));
                 for (r, divisor) in rhs {
-                    let l = Input::array(&a[..]);
-                    let exact = divide_i64::<WorkDivision>(l, r, &spec, &frame);
-                    let estimated = divide_i64::<EstimatedDivision>(l, r, &spec, &frame);
+                    let l = Operand::array(&a[..]);
+                    let exact = divide_i64::<WorkDivision>(l, r, &spec, &rows);
+                    let estimated = divide_i64::<EstimatedDivision>(l, r, &spec, &rows);
                     let context = format!("{rounding:?}, {policy:?}, divisor {divisor}");
                     assert_same_outcome(exact, estimated, &context);
                 }
@@ -375,17 +247,17 @@ mod tests {
         static A: [i64; 2] = [100, 100];
         static B: [i64; 2] = [1 << 60, 7];
         let nulls = NullBuffer::from(vec![false, true]);
-        let frame = Frame::new(2).with_nulls(Some(&nulls));
+        let rows = Rows::new(2).with_nulls(Some(&nulls));
         let spec = DivSpec::new(-4, RoundingMode::HalfUp, 9);
-        // SAFETY: both valid values are within 2 digits (row 0 is null).
-        let operand = |v: &'static [i64]| unsafe { Input::array(v).assume_precision(2) };
-        let out = div::<i64>(operand(&A), operand(&B), &spec, &frame).unwrap();
+        // Both valid values are within 2 digits (row 0 is null).
+        let operand = |v: &'static [i64]| Operand::array(v).assume_precision(2);
+        let out = div::<i64>(operand(&A), operand(&B), &spec, &rows).unwrap();
         // 100 / (7 * 10^4), half up, is 0.
         assert_eq!(out.values[1], 0);
-        let frame = frame.with_policies(Policies {
+        let rows = rows.with_policies(Policies {
             on_divide_by_zero: OverflowPolicy::Error,
             ..Policies::default()
         });
-        assert!(div::<i64>(operand(&A), operand(&B), &spec, &frame).is_ok());
+        assert!(div::<i64>(operand(&A), operand(&B), &spec, &rows).is_ok());
     }
 }

@@ -6,13 +6,12 @@
 //! vector of the type) and [`Stored`] (loading into a work type, storing back,
 //! measuring magnitudes, reading as 64-bit words).
 
-use arrow_buffer::{ArrowNativeType, i256};
+use arrow_buffer::{ArrowNativeType, ScalarBuffer, i256};
 
 use core::mem::MaybeUninit;
 
-use crate::arity::BlockKernel;
-use crate::column::{Column, Sink, Slots};
-use crate::work::Work;
+use crate::columns::column::{Column, Sink, Slots};
+use crate::int::work::Work;
 
 /// A native integer type decimal values are stored in: `i8`, `i16`, `i32`,
 /// `i64`, `i128` or arrow's `i256`. Sealed: the kernels are written for
@@ -51,6 +50,24 @@ pub(crate) mod sealed {
 
 pub(crate) use sealed::{Sealed, Token};
 
+impl<'a, S: Storage> From<&'a [S]> for Column<'a> {
+    fn from(values: &'a [S]) -> Self {
+        S::column(values, TOKEN)
+    }
+}
+
+impl<'a, S: Storage> From<&'a Vec<S>> for Column<'a> {
+    fn from(values: &'a Vec<S>) -> Self {
+        S::column(values, TOKEN)
+    }
+}
+
+impl<'a, S: Storage> From<&'a ScalarBuffer<S>> for Column<'a> {
+    fn from(values: &'a ScalarBuffer<S>) -> Self {
+        S::column(values, TOKEN)
+    }
+}
+
 /// The token for calls into [`Sealed`].
 pub(crate) const TOKEN: Token = Token(());
 
@@ -88,14 +105,6 @@ pub(crate) trait Stored: Sealed + ArrowNativeType {
 
     /// The column's values when it is stored as this type.
     fn of_column<'a>(column: &Column<'a>) -> Option<&'a [Self]>;
-    /// `kernel`'s block over words of this type, when it has a loop for
-    /// them (storage wider than 64 bits, narrower work type).
-    fn block_of_words<W: Work>(
-        kernel: &dyn BlockKernel<W>,
-        a: &[Self::Words],
-        b: &[Self::Words],
-        out: &mut [MaybeUninit<Self::Words>],
-    ) -> Option<u8>;
 }
 
 macro_rules! small_storage {
@@ -154,14 +163,6 @@ macro_rules! small_storage {
                     Column::$width(values) => Some(values),
                     _ => None,
                 }
-            }
-            fn block_of_words<W: Work>(
-                _: &dyn BlockKernel<W>,
-                _: &[Self],
-                _: &[Self],
-                _: &mut [MaybeUninit<Self>],
-            ) -> Option<u8> {
-                None
             }
         }
     )*};
@@ -229,14 +230,6 @@ impl Stored for i128 {
             Column::I128(values) => Some(values),
             _ => None,
         }
-    }
-    fn block_of_words<W: Work>(
-        kernel: &dyn BlockKernel<W>,
-        a: &[[u64; 2]],
-        b: &[[u64; 2]],
-        out: &mut [MaybeUninit<[u64; 2]>],
-    ) -> Option<u8> {
-        kernel.block_of_i128_words(a, b, out)
     }
     #[inline(always)]
     fn store_words<W: Work>(value: W) -> [u64; 2] {
@@ -307,14 +300,6 @@ impl Stored for i256 {
             Column::I256(values) => Some(values),
             _ => None,
         }
-    }
-    fn block_of_words<W: Work>(
-        kernel: &dyn BlockKernel<W>,
-        a: &[[u64; 4]],
-        b: &[[u64; 4]],
-        out: &mut [MaybeUninit<[u64; 4]>],
-    ) -> Option<u8> {
-        kernel.block_of_i256_words(a, b, out)
     }
     #[inline(always)]
     fn store_words<W: Work>(value: W) -> [u64; 4] {

@@ -6,16 +6,16 @@
 //! here. The remainder holds everything the exact value had beyond `q`, so the
 //! result is rounded from the exact value, never from a rounded intermediate.
 
-use crate::work::Work;
+use crate::int::work::Work;
 
 /// How an inexact result is rounded to the result scale.
 ///
 /// ```
-/// use decimal_kernels_native::{DivSpec, Frame, Input, Output, RoundingMode, div};
+/// use decimal_kernels_native::{DivSpec, Operand, Output, RoundingMode, Rows, div};
 /// // -5 / 2 = -2.5 at scale 0 under each mode.
 /// let modes = RoundingMode::ALL.map(|mode| {
 ///     let spec = DivSpec::new(0, mode, 9);
-///     let out: Output<i32> = div(Input::scalar(-5i8), Input::scalar(2i8), &spec, &Frame::new(1)).unwrap();
+///     let out: Output<i32> = div(Operand::scalar(-5i8), Operand::scalar(2i8), &spec, &Rows::new(1)).unwrap();
 ///     out.values[0]
 /// });
 /// // TowardZero, HalfUp, HalfEven, Floor, Ceiling.
@@ -132,24 +132,24 @@ impl Rounding for Ceiling {
 macro_rules! with_rounding {
     ($mode:expr, $r:ident => $body:expr) => {
         match $mode {
-            $crate::rounding::RoundingMode::TowardZero => {
-                type $r = $crate::rounding::TowardZero;
+            $crate::int::rounding::RoundingMode::TowardZero => {
+                type $r = $crate::int::rounding::TowardZero;
                 $body
             }
-            $crate::rounding::RoundingMode::HalfUp => {
-                type $r = $crate::rounding::HalfUp;
+            $crate::int::rounding::RoundingMode::HalfUp => {
+                type $r = $crate::int::rounding::HalfUp;
                 $body
             }
-            $crate::rounding::RoundingMode::HalfEven => {
-                type $r = $crate::rounding::HalfEven;
+            $crate::int::rounding::RoundingMode::HalfEven => {
+                type $r = $crate::int::rounding::HalfEven;
                 $body
             }
-            $crate::rounding::RoundingMode::Floor => {
-                type $r = $crate::rounding::Floor;
+            $crate::int::rounding::RoundingMode::Floor => {
+                type $r = $crate::int::rounding::Floor;
                 $body
             }
-            $crate::rounding::RoundingMode::Ceiling => {
-                type $r = $crate::rounding::Ceiling;
+            $crate::int::rounding::RoundingMode::Ceiling => {
+                type $r = $crate::int::rounding::Ceiling;
                 $body
             }
         }

@@ -14,21 +14,26 @@
 //! by one divisor, which vectorizes there. The call runs in the narrowest work
 //! type holding the operand's values, and for appended digits the result
 //! before its check: a `Decimal256` column of money rescales in `i64`.
-//! A unary operator, it runs on the shared binary loops with a zero in place
-//! of the second operand, which its rows ignore.
+//! A unary operator, it runs on the unary driver.
 
 use arrow_buffer::NullBuffer;
 
-use crate::arity::{
-    Frame, KernelError, OVERFLOW, Output, Recycling, RowKernel, overflow_flag, recycle, run,
-    run_multiversioned,
-};
-use crate::column::{Input, Sink};
-use crate::div::{DivSpec, EstimatedDivision, divide, estimate_serves};
-use crate::plan::{WorkWidth, needs_check, plan, shift_bits, with_work};
-use crate::rounding::{Rounding, RoundingMode, with_rounding};
-use crate::storage::Storage;
-use crate::work::Work;
+use crate::columns::column::Sink;
+use crate::columns::operand::Operand;
+use crate::columns::storage::Storage;
+use crate::driver::error::KernelError;
+use crate::driver::kernel::{UnaryKernel, overflow_flag};
+use crate::driver::output::compute_output;
+use crate::driver::output::{Output, Recycled};
+use crate::driver::plan::{needs_check, plan_unary, shift_bits};
+use crate::driver::rows::Rows;
+use crate::driver::unary::{run_unary, run_unary_multiversioned};
+use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
+use crate::int::width::{WorkWidth, with_work};
+use crate::int::work::Work;
+use crate::ops::shared::division::{Division, EstimatedDivision, estimate_serves};
+use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
+use crate::ops::shared::scale::ScaleConstants;
 
 /// The shape of a rescale, from the source and target types.
 ///
@@ -65,49 +70,15 @@ impl RescaleSpec {
     }
 }
 
-/// What a change of scale computes once per call: `10^|k|`, prepared for
-/// division, and the result bound. Shared by every kernel that drops or
-/// appends digits to an exact intermediate (products, rescaled sums).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ScaleConstants<W: Work> {
-    /// `10^|k|`.
-    pub(crate) factor: W,
-    /// The same, prepared for division.
-    divisor: W::Divisor,
-    /// `10^p - 1`.
-    pub(crate) bound: W,
-}
-
-impl<W: Work> ScaleConstants<W> {
-    /// For `|k|` digits and a result of `precision` digits.
-    pub(crate) fn new(digits: u32, precision: u8) -> Self {
-        let factor = W::pow10(digits);
-        Self {
-            factor,
-            divisor: W::prepare_divisor(factor),
-            bound: W::precision_bound(precision.into()),
-        }
-    }
-
-    /// `round(x / 10^k)` with mode `R`, rounded once from the exact `x`, and
-    /// its overflow flag.
-    #[inline(always)]
-    pub(crate) fn drop_digits<R: Rounding>(&self, x: W) -> (W, u8) {
-        let (q, r) = x.div_rem_by(&self.divisor);
-        let q = R::finish(q, r, self.factor, x.is_negative());
-        (q, OVERFLOW * u8::from(q.exceeds(self.bound)))
-    }
-}
-
 /// `round(a / 10^k)` for `k > 0`, rounding mode `R`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DroppedDigits<R>(core::marker::PhantomData<R>);
 
-impl<W: Work, R: Rounding> RowKernel<W> for DroppedDigits<R> {
+impl<W: Work, R: Rounding> UnaryKernel<W> for DroppedDigits<R> {
     type Constants = ScaleConstants<W>;
 
     #[inline(always)]
-    fn apply(a: W, _: W, c: &Self::Constants) -> (W, u8) {
+    fn apply(a: W, c: &Self::Constants) -> (W, u8) {
         c.drop_digits::<R>(a)
     }
 }
@@ -116,11 +87,11 @@ impl<W: Work, R: Rounding> RowKernel<W> for DroppedDigits<R> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AppendedDigits<const CHECKED: bool>;
 
-impl<W: Work, const CHECKED: bool> RowKernel<W> for AppendedDigits<CHECKED> {
+impl<W: Work, const CHECKED: bool> UnaryKernel<W> for AppendedDigits<CHECKED> {
     type Constants = ScaleConstants<W>;
 
     #[inline(always)]
-    fn apply(a: W, _: W, c: &Self::Constants) -> (W, u8) {
+    fn apply(a: W, c: &Self::Constants) -> (W, u8) {
         let r = a.mul(c.factor);
         (r, overflow_flag::<W, CHECKED>(r, c.bound))
     }
@@ -131,11 +102,11 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for AppendedDigits<CHECKED> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SameScale<const CHECKED: bool>;
 
-impl<W: Work, const CHECKED: bool> RowKernel<W> for SameScale<CHECKED> {
+impl<W: Work, const CHECKED: bool> UnaryKernel<W> for SameScale<CHECKED> {
     type Constants = ScaleConstants<W>;
 
     #[inline(always)]
-    fn apply(a: W, _: W, c: &Self::Constants) -> (W, u8) {
+    fn apply(a: W, c: &Self::Constants) -> (W, u8) {
         (a, overflow_flag::<W, CHECKED>(a, c.bound))
     }
 }
@@ -143,11 +114,11 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for SameScale<CHECKED> {
 /// Rescales `input` row by row, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Frame, Input, Output, RescaleSpec, RoundingMode, rescale};
+/// use decimal_kernels_native::{Operand, Output, RescaleSpec, RoundingMode, Rows, rescale};
 /// // 1.2345 and -1.2350 (scale 4) at scale 2, half up: 1.23 and -1.24.
 /// let a = [1_2345i64, -1_2350];
 /// let spec = RescaleSpec::new(2, RoundingMode::HalfUp, 15);
-/// let out: Output<i64> = rescale(Input::array(&a[..]), &spec, &Frame::new(2))?;
+/// let out: Output<i64> = rescale(Operand::array(&a[..]), &spec, &Rows::new(2))?;
 /// assert_eq!(out.values.as_ref(), [123, -124]);
 /// # Ok::<(), decimal_kernels_native::KernelError>(())
 /// ```
@@ -157,50 +128,49 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for SameScale<CHECKED> {
 /// precision under the `Error` policy; [`KernelError::LengthMismatch`] and
 /// [`KernelError::StorageTooNarrow`] as for [`add`](crate::add).
 pub fn rescale<'a, O: Storage>(
-    input: Input<'_>,
+    input: Operand<'_>,
     spec: &RescaleSpec,
-    frame: impl Into<Recycling<'a, O>>,
+    rows: impl Into<Recycled<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    recycle(spec.result_precision, frame, |frame, sink| rescaled(&input, spec, frame, sink))
+    compute_output(spec.result_precision, rows, |rows, sink| rescaled(&input, spec, rows, sink))
 }
 
 /// [`rescale`] into any output storage, in the kernel the plan picks.
 fn rescaled(
-    input: &Input<'_>,
+    input: &Operand<'_>,
     spec: &RescaleSpec,
-    frame: &Frame<'_>,
+    rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
-    // The ignored second operand: no bits, no rows of its own.
-    let zero = Input::scalar(0i8);
     // As for products: measuring a wide column pays from i128 on.
-    let p =
-        plan(input, &zero, WorkWidth::I128, |bits, _| WorkWidth::for_bits(spec.work_bits(bits)));
+    let p = plan_unary(input, WorkWidth::I128, |bits| WorkWidth::for_bits(spec.work_bits(bits)));
     let k = spec.shift.unsigned_abs();
     let within = spec.shift <= 0 && input.declared_within(k, spec.result_precision);
-    let checked = !within && needs_check(spec.work_bits(p.lhs), spec.result_precision);
+    let checked = !within && needs_check(spec.work_bits(p.bits), spec.result_precision);
     if spec.shift > 0 && estimate_serves(p.width, shift_bits(k)) {
         // In i64 on AVX-512 a quotient by the one divisor 10^k vectorizes as
         // a floating-point estimate with exact correction, where the 64-bit
         // multiply-high of the prepared divisor runs row by row: the same
-        // rounded quotient, from `div`'s scalar-divisor loop.
-        let divisor = Input::scalar(i64::pow10(k));
-        let quotient = DivSpec::new(0, spec.rounding, spec.result_precision);
-        return divide::<i64, EstimatedDivision>(input, &divisor, &quotient, frame, sink);
+        // rounded quotient as a division by that one divisor.
+        let bound = i64::precision_bound(spec.result_precision.into());
+        let c = ScalarQuotientConstants::<i64, EstimatedDivision>::new(1, i64::pow10(k), bound);
+        return with_rounding!(spec.rounding, R => {
+            EstimatedDivision::run_unary::<ScalarQuotient<R, EstimatedDivision>>(input, c, rows, sink)
+        });
     }
-    let (a, b) = (input, &zero);
+    let a = input;
     with_work!(p.width, W => {
         let c = ScaleConstants::<W>::new(k, spec.result_precision);
         match (spec.shift, checked) {
             // One portable loop: in i64 on AVX-512 the estimate above serves,
             // and wider multiply-highs do not vectorize.
             (1.., _) => with_rounding!(spec.rounding, R => {
-                run::<W, DroppedDigits<R>>(a, b, c, frame, sink)
+                run_unary::<W, DroppedDigits<R>>(a, c, rows, sink)
             }),
-            (..0, true) => run_multiversioned::<W, AppendedDigits<true>>(a, b, c, frame, sink),
-            (..0, false) => run_multiversioned::<W, AppendedDigits<false>>(a, b, c, frame, sink),
-            (0, true) => run_multiversioned::<W, SameScale<true>>(a, b, c, frame, sink),
-            (0, false) => run_multiversioned::<W, SameScale<false>>(a, b, c, frame, sink),
+            (..0, true) => run_unary_multiversioned::<W, AppendedDigits<true>>(a, c, rows, sink),
+            (..0, false) => run_unary_multiversioned::<W, AppendedDigits<false>>(a, c, rows, sink),
+            (0, true) => run_unary_multiversioned::<W, SameScale<true>>(a, c, rows, sink),
+            (0, false) => run_unary_multiversioned::<W, SameScale<false>>(a, c, rows, sink),
         }
     })
 }
@@ -208,7 +178,7 @@ fn rescaled(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::{OverflowPolicy, Policies};
+    use crate::driver::rows::{OverflowPolicy, Policies};
     use arrow_buffer::i256;
     use rstest::rstest;
 
@@ -217,8 +187,8 @@ mod tests {
     #[track_caller]
     fn one(value: i256, spec: RescaleSpec) -> Option<i128> {
         let policies = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
-        let frame = Frame::new(1).with_policies(policies);
-        let out: Output<i128> = rescale(Input::array(&[value][..]), &spec, &frame).unwrap();
+        let rows = Rows::new(1).with_policies(policies);
+        let out: Output<i128> = rescale(Operand::array(&[value][..]), &spec, &rows).unwrap();
         out.nulls.as_ref().is_none_or(|n| n.is_valid(0)).then(|| out.values[0])
     }
 
@@ -269,21 +239,20 @@ mod tests {
     /// on every mode and shift, ties and bounds included.
     #[test]
     fn both_i64_divisions_agree() {
-        use crate::testing::{assert_same_outcome, call, values};
+        use crate::testing::{assert_same_outcome, call_unary, values};
         let ties: Vec<i64> =
             (0..18).map(|k| 5 * 10i64.pow(k) * if k % 2 == 0 { 1 } else { -1 }).collect();
         let a = [values(3000, 62, 17), ties, vec![i64::MAX, -i64::MAX, 0]].concat();
         let null = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
-        let frame = Frame::new(a.len()).with_policies(null);
+        let rows = Rows::new(a.len()).with_policies(null);
         for shift in [1, 2, 9, 18] {
             for mode in RoundingMode::ALL {
                 let spec = spec(shift, mode, 15);
                 let constants = ScaleConstants::<i64>::new(shift.unsigned_abs(), 15);
-                let zero = Input::scalar(0i8);
                 let prepared = with_rounding!(mode, R => {
-                    call::<i64, i64, DroppedDigits<R>>(Input::array(&a[..]), zero, constants, &frame)
+                    call_unary::<i64, i64, DroppedDigits<R>>(Operand::array(&a[..]), constants, &rows)
                 });
-                let chosen = rescale::<i64>(Input::array(&a[..]), &spec, &frame);
+                let chosen = rescale::<i64>(Operand::array(&a[..]), &spec, &rows);
                 assert_same_outcome(prepared, chosen, &format!("{spec:?}"));
             }
         }
@@ -296,10 +265,10 @@ mod tests {
     #[case::same_scale(0, 38)]
     fn declared_columns_within_the_target(#[case] shift: i32, #[case] precision: u8) {
         let a: Vec<i128> = (-500..500).map(|v| v * 10_000_019).collect();
-        // SAFETY: every value is below 10^10.
-        let input = unsafe { Input::array(&a[..]).assume_precision(10) };
+        // Every value is below 10^10.
+        let input = Operand::array(&a[..]).assume_precision(10);
         let spec = spec(shift, RoundingMode::HalfUp, precision);
-        let out: Output<i128> = rescale(input, &spec, &Frame::new(a.len())).unwrap();
+        let out: Output<i128> = rescale(input, &spec, &Rows::new(a.len())).unwrap();
         let factor = 10i128.pow(shift.unsigned_abs());
         assert!(out.values.iter().zip(&a).all(|(&r, &v)| r == v * factor));
         assert!(out.nulls.is_none());
@@ -312,7 +281,7 @@ mod tests {
         let want: Vec<i128> =
             (-500..500i128).map(|v| (v * 1_0005 + v.signum() * 50) / 100).collect();
         let out: Output<i128> =
-            rescale(Input::array(&a[..]), &spec(2, RoundingMode::HalfUp, 38), &Frame::new(1000))
+            rescale(Operand::array(&a[..]), &spec(2, RoundingMode::HalfUp, 38), &Rows::new(1000))
                 .unwrap();
         assert_eq!(out.values.as_ref(), want);
     }

@@ -21,19 +21,23 @@
 
 use arrow_buffer::NullBuffer;
 
-use crate::arity::{
-    Frame, KernelError, OVERFLOW, Output, Recycling, RowKernel, left_or_overflow_flag,
-    overflow_flag, recycle, run, run_multiversioned,
-};
-use crate::column::{Input, Sink};
-use crate::estimate;
-use crate::magic::{Magic256, widening_mul};
-use crate::plan::{Plan, WorkWidth, needs_check, plan, shift_bits, storage_work, with_work};
-use crate::pow10::precision_bits;
-use crate::rescale::ScaleConstants;
-use crate::rounding::{Rounding, RoundingMode, with_rounding};
-use crate::storage::Storage;
-use crate::work::Work;
+use crate::columns::column::Sink;
+use crate::columns::operand::Operand;
+use crate::columns::storage::Storage;
+use crate::driver::binary::{run, run_multiversioned};
+use crate::driver::error::KernelError;
+use crate::driver::kernel::{BinaryKernel, OVERFLOW, left_or_overflow_flag, overflow_flag};
+use crate::driver::output::compute_output;
+use crate::driver::output::{Output, Recycled};
+use crate::driver::plan::{Plan, needs_check, plan, shift_bits, storage_work};
+use crate::driver::rows::Rows;
+use crate::int::estimate;
+use crate::int::magic::{Magic256, widening_mul};
+use crate::int::pow10::precision_bits;
+use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
+use crate::int::width::{WorkWidth, with_work};
+use crate::int::work::Work;
+use crate::ops::shared::scale::ScaleConstants;
 
 /// The shape of a multiplication, from the operand and result types.
 ///
@@ -77,7 +81,7 @@ impl MulSpec {
     /// The work type and operand bounds, and whether results need the
     /// precision check (always, when digits are dropped: the check is cheap
     /// beside the division).
-    fn plan(&self, lhs: &Input<'_>, rhs: &Input<'_>) -> (Plan, bool) {
+    fn plan(&self, lhs: &Operand<'_>, rhs: &Operand<'_>) -> (Plan, bool) {
         // A rescaled product divides, and measuring pays from i128. A plain
         // product of values stored in i128 or wider is one widening multiply,
         // cheaper than the pass over two wide columns; values stored in 64 bits
@@ -101,7 +105,7 @@ impl MulSpec {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Product<const CHECKED: bool>;
 
-impl<W: Work, const CHECKED: bool> RowKernel<W> for Product<CHECKED> {
+impl<W: Work, const CHECKED: bool> BinaryKernel<W> for Product<CHECKED> {
     type Constants = ScaleConstants<W>;
 
     #[inline(always)]
@@ -118,7 +122,7 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for Product<CHECKED> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OverflowingProduct;
 
-impl<W: Work> RowKernel<W> for OverflowingProduct {
+impl<W: Work> BinaryKernel<W> for OverflowingProduct {
     type Constants = ScaleConstants<W>;
 
     #[inline(always)]
@@ -132,7 +136,7 @@ impl<W: Work> RowKernel<W> for OverflowingProduct {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ScaledProduct<const CHECKED: bool>;
 
-impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledProduct<CHECKED> {
+impl<W: Work, const CHECKED: bool> BinaryKernel<W> for ScaledProduct<CHECKED> {
     type Constants = ScaleConstants<W>;
 
     #[inline(always)]
@@ -146,7 +150,7 @@ impl<W: Work, const CHECKED: bool> RowKernel<W> for ScaledProduct<CHECKED> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RoundedProduct<R>(core::marker::PhantomData<R>);
 
-impl<W: Work, R: Rounding> RowKernel<W> for RoundedProduct<R> {
+impl<W: Work, R: Rounding> BinaryKernel<W> for RoundedProduct<R> {
     type Constants = ScaleConstants<W>;
 
     #[inline(always)]
@@ -172,7 +176,7 @@ pub(crate) struct EstimatedProductConstants {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EstimatedRoundedProduct<R>(core::marker::PhantomData<R>);
 
-impl<R: Rounding> RowKernel<i64> for EstimatedRoundedProduct<R> {
+impl<R: Rounding> BinaryKernel<i64> for EstimatedRoundedProduct<R> {
     type Constants = EstimatedProductConstants;
 
     #[inline(always)]
@@ -228,7 +232,7 @@ pub(crate) struct NarrowProductConstants {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NarrowRoundedProduct<R>(core::marker::PhantomData<R>);
 
-impl<R: Rounding> RowKernel<i128> for NarrowRoundedProduct<R> {
+impl<R: Rounding> BinaryKernel<i128> for NarrowRoundedProduct<R> {
     type Constants = NarrowProductConstants;
 
     #[inline(always)]
@@ -264,12 +268,12 @@ impl MulSpec {
 /// Multiplies `lhs` and `rhs` row by row, results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Frame, Input, MulSpec, Output, RoundingMode, mul};
+/// use decimal_kernels_native::{MulSpec, Operand, Output, RoundingMode, Rows, mul};
 /// // 0.15 * -0.15 = -0.0225, kept at scale 2 rounding half up: -0.02.
 /// let a = [15i64, 15];
 /// let b = [-15i64, 15];
 /// let spec = MulSpec::new(2, RoundingMode::HalfUp, 18);
-/// let out: Output<i64> = mul(Input::array(&a[..]), Input::array(&b[..]), &spec, &Frame::new(2))?;
+/// let out: Output<i64> = mul(Operand::array(&a[..]), Operand::array(&b[..]), &spec, &Rows::new(2))?;
 /// assert_eq!(out.values.as_ref(), [-2, 2]);
 /// # Ok::<(), decimal_kernels_native::KernelError>(())
 /// ```
@@ -279,20 +283,20 @@ impl MulSpec {
 /// precision under the `Error` policy; [`KernelError::LengthMismatch`] and
 /// [`KernelError::StorageTooNarrow`] as for [`add`](crate::add).
 pub fn mul<'a, O: Storage>(
-    lhs: Input<'_>,
-    rhs: Input<'_>,
+    lhs: Operand<'_>,
+    rhs: Operand<'_>,
     spec: &MulSpec,
-    frame: impl Into<Recycling<'a, O>>,
+    rows: impl Into<Recycled<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
-    recycle(spec.result_precision, frame, |frame, sink| product(&lhs, &rhs, spec, frame, sink))
+    compute_output(spec.result_precision, rows, |rows, sink| product(&lhs, &rhs, spec, rows, sink))
 }
 
 /// [`mul`] into any output storage, in the kernel the plan picks.
 fn product(
-    l: &Input<'_>,
-    r: &Input<'_>,
+    l: &Operand<'_>,
+    r: &Operand<'_>,
     spec: &MulSpec,
-    frame: &Frame<'_>,
+    rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
     let (plan, checked) = spec.plan(l, r);
@@ -301,11 +305,11 @@ fn product(
     // Rounded products of i64 operands beyond i64 (money times a rate), in
     // 64-bit lanes where they vectorize.
     if width <= WorkWidth::I128
-        && crate::arity::wide_vectors()
+        && crate::driver::copies::has_avx512()
         && let Some(c) = spec.estimated_constants(plan.lhs, plan.rhs)
     {
         return with_rounding!(spec.rounding, R => {
-            run_multiversioned::<i64, EstimatedRoundedProduct<R>>(l, r, c, frame, sink)
+            run_multiversioned::<i64, EstimatedRoundedProduct<R>>(l, r, c, rows, sink)
         });
     }
     // Products beyond i128 of operands within it, rescaled to a result within
@@ -318,23 +322,23 @@ fn product(
         // AVX-512 copy measured no faster (120 against 120-143 µs per 8,192
         // rows of Spark's decimal(38,18) product).
         return with_rounding!(spec.rounding, R => {
-            run::<i128, NarrowRoundedProduct<R>>(l, r, c, frame, sink)
+            run::<i128, NarrowRoundedProduct<R>>(l, r, c, rows, sink)
         });
     }
     let narrow_result = precision_bits(spec.result_precision.into()) <= i64::MAGNITUDE_BITS;
     if spec.shift == 0 && checked && width == WorkWidth::I128 && narrow_result && operands_fit_i64 {
         let c = spec.constants::<i64>();
-        return run_multiversioned::<i64, OverflowingProduct>(l, r, c, frame, sink);
+        return run_multiversioned::<i64, OverflowingProduct>(l, r, c, rows, sink);
     }
     with_work!(width, W => {
         let c = spec.constants::<W>();
         match (spec.shift, checked) {
-            (0, true) => run_multiversioned::<W, Product<true>>(l, r, c, frame, sink),
-            (0, false) => run_multiversioned::<W, Product<false>>(l, r, c, frame, sink),
-            (..0, true) => run_multiversioned::<W, ScaledProduct<true>>(l, r, c, frame, sink),
-            (..0, false) => run_multiversioned::<W, ScaledProduct<false>>(l, r, c, frame, sink),
+            (0, true) => run_multiversioned::<W, Product<true>>(l, r, c, rows, sink),
+            (0, false) => run_multiversioned::<W, Product<false>>(l, r, c, rows, sink),
+            (..0, true) => run_multiversioned::<W, ScaledProduct<true>>(l, r, c, rows, sink),
+            (..0, false) => run_multiversioned::<W, ScaledProduct<false>>(l, r, c, rows, sink),
             (1.., _) => with_rounding!(spec.rounding, R => {
-                run_multiversioned::<W, RoundedProduct<R>>(l, r, c, frame, sink)
+                run_multiversioned::<W, RoundedProduct<R>>(l, r, c, rows, sink)
             }),
         }
     })
@@ -343,8 +347,10 @@ fn product(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::{OverflowPolicy, Policies, wide_vectors};
-    use crate::rounding::HalfEven;
+    use crate::columns::in_place::InPlace;
+    use crate::driver::copies::has_avx512;
+    use crate::driver::rows::{OverflowPolicy, Policies};
+    use crate::int::rounding::HalfEven;
     use crate::testing::{assert_same_outcome, call, call_multiversioned, values};
     use arrow_buffer::NullBuffer;
     use ethnum::I256;
@@ -353,7 +359,7 @@ mod tests {
     /// The multiversioned loop (the AVX-512 copy) and the portable one give
     /// the same values, validity and first failure.
     #[track_caller]
-    fn assert_copies_agree<W: Work, K: RowKernel<W>>(constants: K::Constants, bits: u32)
+    fn assert_copies_agree<W: InPlace, K: BinaryKernel<W>>(constants: K::Constants, bits: u32)
     where
         K::Constants: Copy,
     {
@@ -361,17 +367,17 @@ mod tests {
         let nulls = NullBuffer::from((0..1000).map(|i| i % 7 != 3).collect::<Vec<_>>());
         for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
             let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
-            let frame = Frame::new(1000).with_nulls(Some(&nulls)).with_policies(policies);
-            let (l, r) = (Input::array(&a[..]), Input::array(&b[..]));
-            let portable = call::<i64, W, K>(l, r, constants, &frame);
-            let chosen = call_multiversioned::<i64, W, K>(l, r, constants, &frame);
+            let rows = Rows::new(1000).with_nulls(Some(&nulls)).with_policies(policies);
+            let (l, r) = (Operand::array(&a[..]), Operand::array(&b[..]));
+            let portable = call::<i64, W, K>(l, r, constants, &rows);
+            let chosen = call_multiversioned::<i64, W, K>(l, r, constants, &rows);
             assert_same_outcome(portable, chosen, &format!("{policy:?}"));
         }
     }
 
     #[test]
     fn multiversioned_products_match_the_portable_loop() {
-        if !wide_vectors() {
+        if !has_avx512() {
             eprintln!("no AVX-512 on this machine: the AVX-512 product loops are not compared");
             return;
         }
@@ -431,16 +437,16 @@ mod tests {
                         for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
                             let policies =
                                 Policies { on_overflow: policy, on_divide_by_zero: policy };
-                            let frame =
-                                Frame::new(len).with_nulls(Some(&nulls)).with_policies(policies);
-                            let (l, r) = (Input::array(&a[..len]), Input::array(&b[..len]));
+                            let rows =
+                                Rows::new(len).with_nulls(Some(&nulls)).with_policies(policies);
+                            let (l, r) = (Operand::array(&a[..len]), Operand::array(&b[..len]));
                             let context =
                                 format!("{lhs_bits} × {rhs_bits} bits, {spec:?}, {policy:?}");
                             let wide = with_rounding!(mode, R => {
-                                call::<i128, I256, RoundedProduct<R>>(l, r, spec.constants(), &frame)
+                                call::<i128, I256, RoundedProduct<R>>(l, r, spec.constants(), &rows)
                             });
                             let ours = with_rounding!(mode, R => {
-                                call_multiversioned::<i128, i64, EstimatedRoundedProduct<R>>(l, r, estimated, &frame)
+                                call_multiversioned::<i128, i64, EstimatedRoundedProduct<R>>(l, r, estimated, &rows)
                             });
                             assert_same_outcome(wide, ours, &context);
                         }
@@ -505,15 +511,14 @@ mod tests {
                     let narrow = spec.narrow_constants().expect("served");
                     for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
                         let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
-                        let frame =
-                            Frame::new(len).with_nulls(Some(&nulls)).with_policies(policies);
-                        let (l, r) = (Input::array(&a[..len]), Input::array(&b[..len]));
+                        let rows = Rows::new(len).with_nulls(Some(&nulls)).with_policies(policies);
+                        let (l, r) = (Operand::array(&a[..len]), Operand::array(&b[..len]));
                         let context = format!("{bits} bits, {spec:?}, {policy:?}");
                         let wide = with_rounding!(mode, R => {
-                            call::<i128, I256, RoundedProduct<R>>(l, r, spec.constants(), &frame)
+                            call::<i128, I256, RoundedProduct<R>>(l, r, spec.constants(), &rows)
                         });
                         let narrow = with_rounding!(mode, R => {
-                            call::<i128, i128, NarrowRoundedProduct<R>>(l, r, narrow, &frame)
+                            call::<i128, i128, NarrowRoundedProduct<R>>(l, r, narrow, &rows)
                         });
                         assert_same_outcome(wide, narrow, &context);
                     }
@@ -527,20 +532,20 @@ mod tests {
 
     #[test]
     fn multiversioned_measurement_matches_the_storage_pass() {
-        if !wide_vectors() {
+        if !has_avx512() {
             eprintln!("no AVX-512 on this machine: the AVX-512 measurement is not compared");
             return;
         }
         for bits in [1, 20, 40, 63] {
             let v = values(777, bits, u64::from(bits));
             assert_eq!(
-                crate::arity::magnitude_bits(&v),
-                <i64 as crate::storage::Stored>::magnitude_bits(&v)
+                crate::driver::copies::magnitude_bits(&v),
+                <i64 as crate::columns::storage::Stored>::magnitude_bits(&v)
             );
             let wide: Vec<i128> = v.iter().map(|&x| i128::from(x) << 40).collect();
             assert_eq!(
-                crate::arity::magnitude_bits(&wide),
-                <i128 as crate::storage::Stored>::magnitude_bits(&wide)
+                crate::driver::copies::magnitude_bits(&wide),
+                <i128 as crate::columns::storage::Stored>::magnitude_bits(&wide)
             );
         }
     }

@@ -26,15 +26,21 @@
 
 use arrow_buffer::NullBuffer;
 
-use crate::arity::{
-    DIVIDE_BY_ZERO, Frame, KernelError, OVERFLOW, Output, Recycling, RowKernel, recycle,
-};
-use crate::column::{Input, Sink};
-use crate::div::{Division, EstimatedDivision, WorkDivision, estimate_serves};
-use crate::plan::{WorkWidth, plan, shift_bits, with_work};
-use crate::storage::Storage;
-use crate::wide::I512;
-use crate::work::Work;
+use crate::columns::column::Sink;
+use crate::columns::in_place::InPlace;
+use crate::columns::operand::Operand;
+use crate::columns::storage::Storage;
+use crate::driver::binary::run;
+use crate::driver::error::KernelError;
+use crate::driver::kernel::{BinaryKernel, DIVIDE_BY_ZERO, OVERFLOW};
+use crate::driver::output::compute_output;
+use crate::driver::output::{Output, Recycled};
+use crate::driver::plan::{plan, shift_bits};
+use crate::driver::rows::Rows;
+use crate::int::i512::I512;
+use crate::int::width::{WorkWidth, with_work};
+use crate::int::work::Work;
+use crate::ops::shared::division::{Division, EstimatedDivision, WorkDivision, estimate_serves};
 
 /// The shape of a remainder, from the operand types.
 ///
@@ -113,7 +119,7 @@ pub(crate) struct RemainderConstants<W> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Remainder<D>(core::marker::PhantomData<D>);
 
-impl<W: Work, D: Division<W>> RowKernel<W> for Remainder<D> {
+impl<W: InPlace, D: Division<W>> BinaryKernel<W> for Remainder<D> {
     type Constants = RemainderConstants<W>;
 
     #[inline(always)]
@@ -130,7 +136,7 @@ impl<W: Work, D: Division<W>> RowKernel<W> for Remainder<D> {
 
 /// What a remainder by one non-zero divisor for every row computes once.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ScalarRemainderConstants<W: Work, D: Division<W>> {
+pub(crate) struct ScalarRemainderConstants<W: InPlace, D: Division<W>> {
     dividend_factor: W,
     /// `|b * 10^kb|`, prepared: `n rem -d = n rem d`.
     divisor: D::Prepared,
@@ -142,7 +148,7 @@ pub(crate) struct ScalarRemainderConstants<W: Work, D: Division<W>> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ScalarRemainder<D>(core::marker::PhantomData<D>);
 
-impl<W: Work, D: Division<W>> RowKernel<W> for ScalarRemainder<D> {
+impl<W: InPlace, D: Division<W>> BinaryKernel<W> for ScalarRemainder<D> {
     type Constants = ScalarRemainderConstants<W, D>;
 
     #[inline(always)]
@@ -169,7 +175,7 @@ pub(crate) struct SteppedConstants<W> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SteppedRemainder;
 
-impl<W: Work> RowKernel<W> for SteppedRemainder {
+impl<W: Work> BinaryKernel<W> for SteppedRemainder {
     type Constants = SteppedConstants<W>;
 
     #[inline(always)]
@@ -190,11 +196,11 @@ impl<W: Work> RowKernel<W> for SteppedRemainder {
 /// results stored as `O`.
 ///
 /// ```
-/// use decimal_kernels_native::{Frame, Input, Output, RemSpec, rem};
+/// use decimal_kernels_native::{Operand, Output, RemSpec, Rows, rem};
 /// // 7.50 % 2 and -7.50 % 2 (aligned at scale 2): 1.50 and -1.50.
 /// let a = [7_50i64, -7_50];
 /// let spec = RemSpec::new(0, 2, 3);
-/// let out: Output<i64> = rem(Input::array(&a[..]), Input::scalar(2i8), &spec, &Frame::new(2))?;
+/// let out: Output<i64> = rem(Operand::array(&a[..]), Operand::scalar(2i8), &spec, &Rows::new(2))?;
 /// assert_eq!(out.values.as_ref(), [1_50, -1_50]);
 /// # Ok::<(), decimal_kernels_native::KernelError>(())
 /// ```
@@ -204,25 +210,27 @@ impl<W: Work> RowKernel<W> for SteppedRemainder {
 /// shifted by more than 152 digits beyond the divisor (no two scales of
 /// `-76..=76` are further apart).
 pub fn rem<'a, O: Storage>(
-    lhs: Input<'_>,
-    rhs: Input<'_>,
+    lhs: Operand<'_>,
+    rhs: Operand<'_>,
     spec: &RemSpec,
-    frame: impl Into<Recycling<'a, O>>,
+    rows: impl Into<Recycled<'a, O>>,
 ) -> Result<Output<O>, KernelError> {
     if spec.split().0 > MOST_SHIFT {
         return Err(KernelError::UnsupportedSpec {
             reason: "a remainder whose dividend is shifted by more than 152 digits",
         });
     }
-    recycle(spec.result_precision, frame, |frame, sink| remainder(&lhs, &rhs, spec, frame, sink))
+    compute_output(spec.result_precision, rows, |rows, sink| {
+        remainder(&lhs, &rhs, spec, rows, sink)
+    })
 }
 
 /// [`rem`] into any output storage, in the kernel the plan picks.
 fn remainder(
-    lhs: &Input<'_>,
-    rhs: &Input<'_>,
+    lhs: &Operand<'_>,
+    rhs: &Operand<'_>,
     spec: &RemSpec,
-    frame: &Frame<'_>,
+    rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
     // Beyond i64 a remainder costs a library divide: measuring always pays.
@@ -243,23 +251,23 @@ fn remainder(
             result_factor: I512::pow10(common),
             bound: I512::precision_bound(spec.result_precision.into()),
         };
-        return crate::arity::run::<I512, SteppedRemainder>(lhs, rhs, c, frame, sink);
+        return run::<I512, SteppedRemainder>(lhs, rhs, c, rows, sink);
     }
     if estimate_serves(plan.width, divisor_bits) {
-        return divide::<i64, EstimatedDivision>(lhs, rhs, spec, frame, sink);
+        return divide::<i64, EstimatedDivision>(lhs, rhs, spec, rows, sink);
     }
-    with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, frame, sink))
+    with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, rows, sink))
 }
 
 /// Aligned dividends below `2^510` are exact in the 512-bit type.
 const EXACT_BITS: u32 = 510;
 
 /// [`rem`] in work type `W`, dividing by `D`.
-fn divide<W: Work, D: Division<W>>(
-    lhs: &Input<'_>,
-    rhs: &Input<'_>,
+fn divide<W: InPlace, D: Division<W>>(
+    lhs: &Operand<'_>,
+    rhs: &Operand<'_>,
     spec: &RemSpec,
-    frame: &Frame<'_>,
+    rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
     let constants = spec.constants::<W>();
@@ -272,26 +280,26 @@ fn divide<W: Work, D: Division<W>>(
                 result_factor: constants.result_factor,
                 bound: constants.bound,
             };
-            D::run::<ScalarRemainder<D>>(lhs, rhs, constants, frame, sink)
+            D::run::<ScalarRemainder<D>>(lhs, rhs, constants, rows, sink)
         }
-        _ => D::run::<Remainder<D>>(lhs, rhs, constants, frame, sink),
+        _ => D::run::<Remainder<D>>(lhs, rhs, constants, rows, sink),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::{OverflowPolicy, Policies};
+    use crate::driver::rows::{OverflowPolicy, Policies};
     use arrow_buffer::i256;
     use rstest::rstest;
 
     /// One row under the `Null` policies into `i256`: `None` on a failure.
     #[track_caller]
-    fn one(a: i256, b: Input<'_>, spec: RemSpec) -> Option<i256> {
+    fn one(a: i256, b: Operand<'_>, spec: RemSpec) -> Option<i256> {
         let null =
             Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
-        let frame = Frame::new(1).with_policies(null);
-        let out: Output<i256> = rem(Input::array(&[a][..]), b, &spec, &frame).unwrap();
+        let rows = Rows::new(1).with_policies(null);
+        let out: Output<i256> = rem(Operand::array(&[a][..]), b, &spec, &rows).unwrap();
         out.nulls.as_ref().is_none_or(|n| n.is_valid(0)).then(|| out.values[0])
     }
 
@@ -315,8 +323,8 @@ mod tests {
         #[case] want: Option<i128>,
     ) {
         let want = want.map(v);
-        assert_eq!(one(v(a), Input::array(&[v(b)][..]), spec), want, "column divisor");
-        assert_eq!(one(v(a), Input::scalar(b), spec), want, "scalar divisor");
+        assert_eq!(one(v(a), Operand::array(&[v(b)][..]), spec), want, "column divisor");
+        assert_eq!(one(v(a), Operand::scalar(b), spec), want, "scalar divisor");
     }
 
     #[test]
@@ -326,13 +334,13 @@ mod tests {
         let a = i256::from_string(&format!("1{}", "0".repeat(75))).unwrap();
         let spec = RemSpec::new(152, 0, 76);
         // 10^227 mod 7: 10^6 = 1 (mod 7), 227 = 6*37 + 5, 10^5 mod 7 = 5.
-        assert_eq!(one(a, Input::scalar(7i8), spec), Some(v(5)));
-        assert_eq!(one(a.wrapping_neg(), Input::array(&[v(-7)][..]), spec), Some(v(-5)));
+        assert_eq!(one(a, Operand::scalar(7i8), spec), Some(v(5)));
+        assert_eq!(one(a.wrapping_neg(), Operand::array(&[v(-7)][..]), spec), Some(v(-5)));
         // A divisor aligned beyond 512 bits: the dividend is its own remainder.
         let b = i256::from_string(&"9".repeat(76)).unwrap();
-        assert_eq!(one(v(-42), Input::scalar(b), RemSpec::new(0, 152, 76)), Some(v(-42)));
-        let one = Input::scalar(1i8);
-        let refused = rem::<i256>(one, one, &RemSpec::new(153, 0, 76), &Frame::new(1));
+        assert_eq!(one(v(-42), Operand::scalar(b), RemSpec::new(0, 152, 76)), Some(v(-42)));
+        let one = Operand::scalar(1i8);
+        let refused = rem::<i256>(one, one, &RemSpec::new(153, 0, 76), &Rows::new(1));
         assert!(matches!(refused, Err(KernelError::UnsupportedSpec { .. })), "{refused:?}");
     }
 
@@ -340,10 +348,10 @@ mod tests {
     fn storage_minimum_is_no_wrap() {
         // i256::MIN rem -1 is 0 and fits; a stored value beyond 76 digits is
         // its own remainder by a larger divisor, an overflow.
-        assert_eq!(one(i256::MIN, Input::scalar(-1i8), RemSpec::new(0, 0, 76)), Some(v(0)));
+        assert_eq!(one(i256::MIN, Operand::scalar(-1i8), RemSpec::new(0, 0, 76)), Some(v(0)));
         let ten_76 = i256::from_i128(10).wrapping_pow(76);
         let beyond = ten_76.wrapping_add(v(5)).wrapping_neg();
-        let divisor = Input::scalar(ten_76.wrapping_mul(v(2)));
+        let divisor = Operand::scalar(ten_76.wrapping_mul(v(2)));
         assert_eq!(one(beyond, divisor, RemSpec::new(0, 0, 76)), None);
     }
 }

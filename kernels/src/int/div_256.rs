@@ -451,7 +451,7 @@ mod tests {
     #[case::ceiling(crate::RoundingMode::Ceiling)]
     fn kernel_quotients_round_from_the_exact_remainder(#[case] mode: crate::RoundingMode) {
         use crate::testing::{big, round_big, to_i256};
-        use crate::{DivSpec, Frame, Input, Output, OverflowPolicy, Policies, div};
+        use crate::{DivSpec, Operand, Output, OverflowPolicy, Policies, Rows, div};
         use arrow_buffer::i256;
         use num_bigint::BigInt;
 
@@ -491,10 +491,10 @@ mod tests {
                 .collect();
             for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
                 let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
-                let frame = Frame::new(a.len()).with_policies(policies);
+                let rows = Rows::new(a.len()).with_policies(policies);
                 let spec = DivSpec::new(14, mode, precision);
                 let out: Result<Output<i256>, _> =
-                    div(Input::array(&a[..]), Input::array(&b[..]), &spec, &frame);
+                    div(Operand::array(&a[..]), Operand::array(&b[..]), &spec, &rows);
                 let context = format!("{mode:?}, {precision} digits, {policy:?}");
                 match out {
                     Ok(out) => {

@@ -11,15 +11,9 @@
 use arrow_buffer::i256;
 use ethnum::I256;
 
-use core::mem::MaybeUninit;
-
-use crate::arity::{Copies, RowKernel};
-use crate::column::{Column, Slots, narrower_than_storage};
-use crate::estimate_wide::WideDivisor;
-use crate::magic::{Magic64, Magic128};
-use crate::storage::Stored;
-use crate::storage::{cast_slice, cast_slice_mut};
-use crate::wide::I512;
+use crate::int::estimate_256::Divisor256;
+use crate::int::i512::I512;
+use crate::int::magic::{Magic64, Magic128};
 
 /// An integer type that kernels compute in.
 ///
@@ -85,48 +79,10 @@ pub trait Work: Copy + PartialEq + PartialOrd + core::fmt::Debug + Send + Sync +
     /// The low 256 bits, two's complement.
     fn wrapping_to_i256(self) -> i256;
 
-    /// The column's values when it is stored as this very type (`i64`,
-    /// `i128`): blocks are then read in place.
-    #[inline(always)]
-    fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
-        let _ = column;
-        None
-    }
-
-    /// Output slots as slots of this type when the output is stored with
-    /// its memory layout: results are then written in place.
-    #[inline(always)]
-    fn output_slots(slots: Slots<'_>) -> Option<&mut [MaybeUninit<Self>]> {
-        let _ = slots;
-        None
-    }
-
-    /// Kernel `K`'s block over the words of values stored as `S`, in this
-    /// type: `None` unless the type is narrower than the storage and a
-    /// narrow one (`i64`, `i128`), where reading words pays.
-    #[inline(always)]
-    fn block_of_words<S: Stored, K: RowKernel<Self>, C: Copies>(
-        a: &[S::Words],
-        b: &[S::Words],
-        out: &mut [MaybeUninit<S::Words>],
-        constants: &K::Constants,
-    ) -> Option<u8> {
-        // Compiled only where it pays and the storage is wider.
-        if const { Self::WORDS_PAY && narrower_than_storage::<S, Self>() } {
-            Some(C::words_block::<S, Self, K>(a, b, out, constants))
-        } else {
-            None
-        }
-    }
-
-    /// Whether reading wider storage as words pays in this type (`i64`,
-    /// `i128`: the low words hold the whole value; wider types convert).
-    const WORDS_PAY: bool = false;
-
     /// `min(10^p - 1, MAX)`: the magnitude bound of a `p`-digit result as seen
     /// from this type (a bound the type cannot reach is never exceeded).
     fn precision_bound(p: u32) -> Self {
-        if crate::pow10::pow10_bits(p) > Self::MAGNITUDE_BITS {
+        if crate::int::pow10::pow10_bits(p) > Self::MAGNITUDE_BITS {
             Self::MAX
         } else {
             Self::pow10(p).sub(Self::ONE)
@@ -225,23 +181,6 @@ impl Work for i64 {
     wrapping_work_arith!();
     wrapping_div_rem!();
 
-    const WORDS_PAY: bool = true;
-
-    #[inline(always)]
-    fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
-        match *column {
-            Column::I64(values) => Some(values),
-            _ => None,
-        }
-    }
-    #[inline(always)]
-    fn output_slots(slots: Slots<'_>) -> Option<&mut [MaybeUninit<Self>]> {
-        match slots {
-            Slots::I64(slots) => Some(slots),
-            _ => None,
-        }
-    }
-
     type Divisor = Magic64;
     fn prepare_divisor(divisor: Self) -> Magic64 {
         Magic64::new(divisor.unsigned_abs())
@@ -288,23 +227,6 @@ impl Work for i128 {
     }
     wrapping_work_arith!();
     wrapping_div_rem!();
-
-    const WORDS_PAY: bool = true;
-
-    #[inline(always)]
-    fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
-        match *column {
-            Column::I128(values) => Some(values),
-            _ => None,
-        }
-    }
-    #[inline(always)]
-    fn output_slots(slots: Slots<'_>) -> Option<&mut [MaybeUninit<Self>]> {
-        match slots {
-            Slots::I128(slots) => Some(slots),
-            _ => None,
-        }
-    }
 
     type Divisor = Magic128;
     fn prepare_divisor(divisor: Self) -> Magic128 {
@@ -353,12 +275,12 @@ impl Work for I256 {
     wrapping_work_arith!();
 
     /// A divisor below `2^128` and a quotient that fits 128 bits (every
-    /// quotient of 38 digits) divide word by word (see `wide_div`); anything
+    /// quotient of 38 digits) divide word by word (see `div_256`); anything
     /// else takes one general division, the remainder multiplied back from
     /// the quotient.
     #[inline(always)]
     fn div_rem(self, divisor: Self) -> (Self, Self) {
-        if let Some(qr) = crate::wide_div::div_rem(self, divisor) {
+        if let Some(qr) = crate::int::div_256::div_rem(self, divisor) {
             return qr;
         }
         // Wrapping forms, as for `i64`: `MIN / -1` gives `(MIN, 0)`.
@@ -366,40 +288,15 @@ impl Work for I256 {
         (q, self.wrapping_sub(q.wrapping_mul(divisor)))
     }
 
-    #[inline(always)]
-    fn from_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
-        match *column {
-            Column::I256(values) if cfg!(target_endian = "little") => {
-                // SAFETY: on little-endian targets arrow's `i256` (`repr(C)`,
-                // low `u128` then high `i128`) and ethnum's `I256` (two
-                // `i128` words, least significant first) are the same 32
-                // bytes, and every bit pattern is valid for both.
-                Some(unsafe { cast_slice(values) })
-            }
-            _ => None,
-        }
-    }
-    #[inline(always)]
-    fn output_slots(slots: Slots<'_>) -> Option<&mut [MaybeUninit<Self>]> {
-        match slots {
-            Slots::I256(slots) if cfg!(target_endian = "little") => {
-                // SAFETY: as in `from_column`: the same memory image, so a
-                // slot written as `I256` holds the `i256` of the same value.
-                Some(unsafe { cast_slice_mut(slots) })
-            }
-            _ => None,
-        }
-    }
-
     // A multiply-high constant for every 256-bit numerator would need
     // 512-bit products: a 128-bit one serves quotients below 2^128, and `f64`
-    // estimates, corrected exactly, the rest (see `estimate_wide`).
-    type Divisor = WideDivisor;
-    fn prepare_divisor(divisor: Self) -> WideDivisor {
-        WideDivisor::new(divisor)
+    // estimates, corrected exactly, the rest (see `estimate_256`).
+    type Divisor = Divisor256;
+    fn prepare_divisor(divisor: Self) -> Divisor256 {
+        Divisor256::new(divisor)
     }
     #[inline(always)]
-    fn div_rem_by(self, divisor: &WideDivisor) -> (Self, Self) {
+    fn div_rem_by(self, divisor: &Divisor256) -> (Self, Self) {
         divisor.div_rem(self)
     }
 
@@ -510,29 +407,6 @@ mod tests {
         for v in [i256::MIN, i256::MAX, i256::ZERO, i256::MINUS_ONE, i256::from_i128(i128::MIN)] {
             assert_eq!(ethnum_to_i256(i256_to_ethnum(v)), v);
             assert_eq!(I512::from_i256(i256_to_ethnum(v)).wrapping_to_i256(), i256_to_ethnum(v));
-        }
-    }
-
-    #[test]
-    fn wide_columns_read_in_place_equal_converted_ones() {
-        let values = [i256::MIN, i256::MAX, i256::ZERO, i256::MINUS_ONE, i256::from_i128(-7)];
-        let column = Column::I256(&values);
-        let little_endian = cfg!(target_endian = "little");
-        assert_eq!(I256::from_column(&column).is_some(), little_endian, "read in place");
-        if let Some(in_place) = I256::from_column(&column) {
-            let converted: Vec<I256> = values.iter().map(|&v| i256_to_ethnum(v)).collect();
-            assert_eq!(in_place, &converted[..]);
-        }
-        let mut out = Vec::<i256>::with_capacity(values.len());
-        let slots = I256::output_slots(Slots::I256(out.spare_capacity_mut()));
-        assert_eq!(slots.is_some(), little_endian, "written in place");
-        if let Some(slots) = slots {
-            for (slot, &v) in slots.iter_mut().zip(&values) {
-                slot.write(i256_to_ethnum(v));
-            }
-            // SAFETY: every slot was written just above.
-            unsafe { out.set_len(values.len()) };
-            assert_eq!(out, values);
         }
     }
 

@@ -13,15 +13,17 @@
 use arrow_buffer::i256;
 use ethnum::I256;
 
-use crate::arity::{Frame, KernelError, Output, Policies};
-use crate::column::Input;
-use crate::div::{DivSpec, div};
-use crate::rescale::{RescaleSpec, rescale};
-use crate::rounding::{Rounding, RoundingMode, with_rounding};
-use crate::storage::Storage;
-use crate::sum::{GroupSums, Sums};
-use crate::wide::I512;
-use crate::work::{Work, ethnum_to_i256};
+use crate::aggregate::sum::{GroupSums, Sums};
+use crate::columns::operand::Operand;
+use crate::columns::storage::Storage;
+use crate::driver::error::KernelError;
+use crate::driver::output::Output;
+use crate::driver::precision::check_precision;
+use crate::driver::rows::{Policies, Rows};
+use crate::int::i512::I512;
+use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
+use crate::int::work::{Work, ethnum_to_i256};
+use crate::ops::div::{DivSpec, div};
 
 /// The most digits a mean appends to the input's scale.
 const MAX_SHIFT: u32 = 38;
@@ -33,10 +35,10 @@ impl GroupSums {
     /// (its row is its group).
     ///
     /// ```
-    /// use decimal_kernels_native::{Frame, GroupSums, Input, Output, Policies, RoundingMode};
+    /// use decimal_kernels_native::{GroupSums, Operand, Output, Policies, RoundingMode, Rows};
     /// let cents = [100i64, 105, 7];
     /// let mut sums = GroupSums::new(2);
-    /// sums.update(Input::array(&cents[..]), Some(&[0, 0, 0]), &Frame::new(3))?;
+    /// sums.update(Operand::array(&cents[..]), Some(&[0, 0, 0]), &Rows::new(3))?;
     /// // (100 + 105 + 7) / 3 = 70.67 at two more digits; group 1 is empty.
     /// let out: Output<i64> = sums.finish_mean(2, RoundingMode::HalfUp, 18, Policies::default())?;
     /// assert_eq!(out.values[0], 7_067);
@@ -62,39 +64,38 @@ impl GroupSums {
             });
         }
         let nonempty = self.nonempty();
-        let frame = Frame::new(self.len()).with_nulls(nonempty.as_ref()).with_policies(policies);
+        let rows = Rows::new(self.len()).with_nulls(nonempty.as_ref()).with_policies(policies);
         // The shift is at most 38: it converts.
         let spec = DivSpec::new(shift.cast_signed(), rounding, precision);
-        let counts = Input::array(&self.counts[..]);
+        let counts = Operand::array(&self.counts[..]);
         match &self.sums {
             Sums::Narrow(sums) => {
-                // SAFETY: as in `finish_sum`: |S| <= n * 2^63 < 10^38.
-                let input = unsafe { Input::array(&sums[..]).assume_precision(38) };
-                div(input, counts, &spec, &frame)
+                // As in `finish_sum`: |S| <= n * 2^63 < 10^38.
+                let input = Operand::array(&sums[..]).assume_precision(38);
+                div(input, counts, &spec, &rows)
             }
-            Sums::Wide { low, carry } if carry.iter().all(|&c| c == 0) => {
+            Sums::I256Carry { low, carry } if carry.iter().all(|&c| c == 0) => {
                 let sums: Vec<i256> = low.iter().map(|&l| ethnum_to_i256(l)).collect();
-                div(Input::array(&sums), counts, &spec, &frame)
+                div(Operand::array(&sums), counts, &spec, &rows)
             }
-            Sums::Wide { low, carry } => {
-                let means: Vec<i256> = with_rounding!(rounding, R => low
+            Sums::I256Carry { low, carry } => {
+                let means: Vec<I256> = with_rounding!(rounding, R => low
                     .iter()
                     .zip(carry)
                     .zip(&self.counts)
-                    .map(|((&l, &c), &n)| wide_mean::<R>(l, c, n, shift))
+                    .map(|((&l, &c), &n)| mean_in_i512::<R>(l, c, n, shift))
                     .collect());
-                let check = RescaleSpec::new(0, RoundingMode::TowardZero, precision);
-                rescale(Input::array(&means), &check, &frame)
+                check_precision(&means, precision, &rows)
             }
         }
     }
 }
 
-/// `round((low + carry * 2^256) * 10^shift / count)` exactly, or `i256::MAX`
+/// `round((low + carry * 2^256) * 10^shift / count)` exactly, or `I256::MAX`
 /// (beyond every precision) when it exceeds 76 digits; 0 for no rows.
-fn wide_mean<R: Rounding>(low: I256, carry: i64, count: i64, shift: u32) -> i256 {
+fn mean_in_i512<R: Rounding>(low: I256, carry: i64, count: i64, shift: u32) -> I256 {
     if count == 0 {
-        return i256::ZERO;
+        return I256::ZERO;
     }
     let word = I512::from_i128(1 << 64);
     let two_256 = word.mul(word).mul(word).mul(word);
@@ -103,18 +104,14 @@ fn wide_mean<R: Rounding>(low: I256, carry: i64, count: i64, shift: u32) -> i256
     let d = I512::from_i64(count);
     let (q, r) = n.div_rem(d);
     let mean = R::finish(q, r, d, n.is_negative());
-    if mean.exceeds(I512::precision_bound(76)) {
-        i256::MAX
-    } else {
-        ethnum_to_i256(mean.wrapping_to_i256())
-    }
+    if mean.exceeds(I512::precision_bound(76)) { I256::MAX } else { mean.wrapping_to_i256() }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arity::OverflowPolicy;
-    use crate::storage::TOKEN;
+    use crate::columns::storage::TOKEN;
+    use crate::driver::rows::OverflowPolicy;
     use crate::testing::{big, round_big, to_i256, values};
     use num_bigint::BigInt;
     use num_traits::Signed;
@@ -175,7 +172,7 @@ mod tests {
     /// Sums of `values` by `groups` into `groups_len` groups.
     fn sums_of(values: &[i256], groups: &[usize], groups_len: usize) -> GroupSums {
         let mut sums = GroupSums::new(groups_len);
-        sums.update(Input::array(values), Some(groups), &Frame::new(values.len())).unwrap();
+        sums.update(Operand::array(values), Some(groups), &Rows::new(values.len())).unwrap();
         sums
     }
 
@@ -247,7 +244,7 @@ mod tests {
             pow10(72).wrapping_neg(),
         ];
         let sums = sums_of(&values, &[0, 0, 1, 1, 2, 2, 3], 5);
-        assert!(matches!(sums.sums, Sums::Wide { .. }));
+        assert!(matches!(sums.sums, Sums::I256Carry { .. }));
         assert_means::<i256>(&sums, shift, precision);
     }
 
@@ -322,7 +319,7 @@ mod tests {
     fn empty_groups_are_null(#[case] wide: bool) {
         let value = if wide { i256::MAX } else { i256::ONE };
         let mut sums = sums_of(&[value, value], &[1, 1], 3);
-        assert_eq!(matches!(sums.sums, Sums::Wide { .. }), wide);
+        assert_eq!(matches!(sums.sums, Sums::I256Carry { .. }), wide);
         let out: Output<i256> = sums.finish_mean(0, RoundingMode::Floor, 76, NULL).unwrap();
         let nulls = out.nulls.expect("two empty groups");
         // The mean of two `i256::MAX` is beyond 76 digits: nulled too.

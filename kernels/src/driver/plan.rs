@@ -6,10 +6,16 @@
 //! caller vouches that every valid value fits it) or have it measured with one
 //! pass over the values.
 
-use crate::column::{Input, Values};
-use crate::pow10::{bits_within_precision, pow10_bits, precision_bits};
+use arrow_buffer::i256;
 
-impl Input<'_> {
+use crate::columns::column::{Column, with_column};
+use crate::columns::operand::{Operand, Values};
+use crate::columns::storage::Stored;
+use crate::driver::copies::magnitude_bits;
+use crate::int::pow10::{bits_within_precision, pow10_bits, precision_bits};
+use crate::int::width::WorkWidth;
+
+impl Operand<'_> {
     /// The bound from the declared precision, if the operand has one.
     fn declared_bits(&self) -> Option<u32> {
         self.precision.map(|p| precision_bits(p.into()))
@@ -23,11 +29,45 @@ impl Input<'_> {
     pub(crate) fn declared_within(&self, digits: u32, precision: u8) -> bool {
         self.precision.is_some_and(|p| u32::from(p) + digits <= u32::from(precision))
     }
+
+    /// A bound measured from the values (null rows included).
+    pub(crate) fn measured_bits(&self) -> u32 {
+        match self.values {
+            Values::Array(column) => column_bits(&column),
+            Values::Scalar(value) => i256::magnitude_bits(&[value]),
+        }
+    }
+
+    /// The bound a plan starts from: the declared one for a column, the
+    /// smaller of the declared and the measured one for a single value, the
+    /// measured one when nothing is declared.
+    fn first_bits(&self) -> u32 {
+        match (self.values, self.declared_bits()) {
+            (Values::Array(_), Some(bits)) => bits,
+            (Values::Scalar(_), Some(bits)) => bits.min(self.measured_bits()),
+            (_, None) => self.measured_bits(),
+        }
+    }
+
+    /// `bits` from [`first_bits`](Self::first_bits), measured too when it
+    /// was a column's declaration.
+    fn refined_bits(&self, bits: u32) -> u32 {
+        match (self.values, self.precision) {
+            (Values::Array(_), Some(_)) => bits.min(self.measured_bits()),
+            _ => bits,
+        }
+    }
+}
+
+/// A bound `L` with `|v| < 2^L` for every value of a column (null rows
+/// included), from one vectorized pass.
+pub(crate) fn column_bits(column: &Column<'_>) -> u32 {
+    with_column!(column, values => magnitude_bits(values))
 }
 
 /// The narrowest work type holding every stored value of both operands (a
 /// single value counting at the narrowest width that holds it).
-pub(crate) fn storage_work(lhs: &Input<'_>, rhs: &Input<'_>) -> WorkWidth {
+pub(crate) fn storage_work(lhs: &Operand<'_>, rhs: &Operand<'_>) -> WorkWidth {
     lhs.holding_work().max(rhs.holding_work())
 }
 
@@ -52,27 +92,40 @@ pub(crate) struct Plan {
 /// first work type whose cost outweighs that pass. Scalars and operands
 /// without a declared bound are always measured.
 pub(crate) fn plan(
-    lhs: &Input<'_>,
-    rhs: &Input<'_>,
+    lhs: &Operand<'_>,
+    rhs: &Operand<'_>,
     measure_from: WorkWidth,
     width_for: impl Fn(u32, u32) -> WorkWidth,
 ) -> Plan {
-    let first = |o: &Input<'_>| match (o.values, o.declared_bits()) {
-        (Values::Array(_), Some(bits)) => bits,
-        (Values::Scalar(_), Some(bits)) => bits.min(o.measured_bits()),
-        (_, None) => o.measured_bits(),
-    };
-    let (l, r) = (first(lhs), first(rhs));
+    let (l, r) = (lhs.first_bits(), rhs.first_bits());
     let width = width_for(l, r);
     if width < measure_from {
         return Plan { width, lhs: l, rhs: r };
     }
-    let refine = |o: &Input<'_>, bits: u32| match (o.values, o.precision) {
-        (Values::Array(_), Some(_)) => bits.min(o.measured_bits()),
-        _ => bits,
-    };
-    let (l, r) = (refine(lhs, l), refine(rhs, r));
+    let (l, r) = (lhs.refined_bits(l), rhs.refined_bits(r));
     Plan { width: width_for(l, r), lhs: l, rhs: r }
+}
+
+/// An operand's bound (`|a| < 2^bits`) and the work type it calls for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct UnaryPlan {
+    pub(crate) width: WorkWidth,
+    pub(crate) bits: u32,
+}
+
+/// [`plan`] for one operand: `width_for(bits)` is the unary operator's need.
+pub(crate) fn plan_unary(
+    operand: &Operand<'_>,
+    measure_from: WorkWidth,
+    width_for: impl Fn(u32) -> WorkWidth,
+) -> UnaryPlan {
+    let bits = operand.first_bits();
+    let width = width_for(bits);
+    if width < measure_from {
+        return UnaryPlan { width, bits };
+    }
+    let bits = operand.refined_bits(bits);
+    UnaryPlan { width: width_for(bits), bits }
 }
 
 /// Bits added by a factor of `10^k` (none for `k = 0`). Any `k` beyond 160
@@ -88,70 +141,10 @@ pub(crate) fn needs_check(bits: u32, precision: u8) -> bool {
     bits > bits_within_precision(precision.into())
 }
 
-/// The work types, narrowest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum WorkWidth {
-    /// `i64`.
-    I64,
-    /// `i128`.
-    I128,
-    /// ethnum's `I256`.
-    I256,
-    /// The saturating `I512`.
-    Wide,
-}
-
-impl WorkWidth {
-    /// The narrowest work type holding magnitudes below `2^bits`.
-    pub(crate) fn for_bits(bits: u32) -> Self {
-        match bits {
-            0..=63 => Self::I64,
-            64..=127 => Self::I128,
-            128..=255 => Self::I256,
-            _ => Self::Wide,
-        }
-    }
-}
-
-/// Calls `$body` with `$w` the work type for `$width`: the one place a width
-/// value becomes a compiled work type.
-macro_rules! with_work {
-    ($width:expr, $w:ident => $body:expr) => {
-        match $width {
-            $crate::plan::WorkWidth::I64 => {
-                type $w = i64;
-                $body
-            }
-            $crate::plan::WorkWidth::I128 => {
-                type $w = i128;
-                $body
-            }
-            $crate::plan::WorkWidth::I256 => {
-                type $w = ethnum::I256;
-                $body
-            }
-            $crate::plan::WorkWidth::Wide => {
-                type $w = $crate::wide::I512;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_work;
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use arrow_buffer::i256;
-
-    #[test]
-    fn widths_follow_bits() {
-        assert_eq!(WorkWidth::for_bits(0), WorkWidth::I64);
-        assert_eq!(WorkWidth::for_bits(63), WorkWidth::I64);
-        assert_eq!(WorkWidth::for_bits(64), WorkWidth::I128);
-        assert_eq!(WorkWidth::for_bits(255), WorkWidth::I256);
-        assert_eq!(WorkWidth::for_bits(256), WorkWidth::Wide);
-    }
 
     fn sum_width(l: u32, r: u32) -> WorkWidth {
         WorkWidth::for_bits(l.max(r) + 1)
@@ -160,10 +153,10 @@ mod tests {
     #[test]
     fn narrow_declarations_are_trusted_scalars_measured() {
         let values = [5i64, -7];
-        // SAFETY: both values are within 18 digits.
-        let array = unsafe { Input::array(&values[..]).assume_precision(18) };
-        // SAFETY: 5 is within 18 digits.
-        let scalar = unsafe { Input::scalar(5i64).assume_precision(18) };
+        // Both values are within 18 digits.
+        let array = Operand::array(&values[..]).assume_precision(18);
+        // 5 is within 18 digits.
+        let scalar = Operand::scalar(5i64).assume_precision(18);
         let p = plan(&array, &scalar, WorkWidth::I128, sum_width);
         assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 60, 4));
     }
@@ -171,8 +164,8 @@ mod tests {
     #[test]
     fn wide_declarations_are_measured() {
         let values = [i256::from_i128(5), i256::from_i128(-7)];
-        // SAFETY: both values are within 76 digits.
-        let array = unsafe { Input::array(&values[..]).assume_precision(76) };
+        // Both values are within 76 digits.
+        let array = Operand::array(&values[..]).assume_precision(76);
         let p = plan(&array, &array, WorkWidth::I128, sum_width);
         assert_eq!((p.width, p.lhs, p.rhs), (WorkWidth::I64, 4, 4));
     }
@@ -180,28 +173,28 @@ mod tests {
     #[test]
     fn undeclared_values_are_measured() {
         let wide = [i256::MIN];
-        let array = Input::array(&wide[..]);
+        let array = Operand::array(&wide[..]);
         let p = plan(&array, &array, WorkWidth::I128, sum_width);
-        assert_eq!((p.width, p.lhs), (WorkWidth::Wide, 256));
+        assert_eq!((p.width, p.lhs), (WorkWidth::I512, 256));
         let small = [1i64];
-        let small = Input::array(&small[..]);
+        let small = Operand::array(&small[..]);
         assert_eq!(plan(&small, &small, WorkWidth::I128, sum_width).width, WorkWidth::I64);
     }
 
     #[test]
     fn mixed_storage_counts_the_widest() {
         let (narrow, wide) = ([1i64], [1i128]);
-        let (narrow, wide) = (Input::array(&narrow[..]), Input::array(&wide[..]));
+        let (narrow, wide) = (Operand::array(&narrow[..]), Operand::array(&wide[..]));
         assert_eq!(storage_work(&narrow, &narrow), WorkWidth::I64);
         assert_eq!(storage_work(&narrow, &wide), WorkWidth::I128);
-        assert_eq!(storage_work(&Input::scalar(i256::MAX), &narrow), WorkWidth::I256);
-        assert_eq!(storage_work(&Input::scalar(i256::ONE), &narrow), WorkWidth::I64);
+        assert_eq!(storage_work(&Operand::scalar(i256::MAX), &narrow), WorkWidth::I256);
+        assert_eq!(storage_work(&Operand::scalar(i256::ONE), &narrow), WorkWidth::I64);
     }
 
     #[test]
-    fn hostile_shifts_call_for_the_wide_type() {
+    fn hostile_shifts_call_for_i512() {
         for k in [161, 1000, u32::MAX] {
-            assert_eq!(WorkWidth::for_bits(256 + shift_bits(k)), WorkWidth::Wide);
+            assert_eq!(WorkWidth::for_bits(256 + shift_bits(k)), WorkWidth::I512);
         }
     }
 }

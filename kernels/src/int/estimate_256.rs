@@ -37,11 +37,11 @@
 
 use ethnum::{I256, U256};
 
-use crate::magic::{Magic256, widening_mul};
+use crate::int::magic::{Magic256, widening_mul};
 
 /// `d > 0` prepared for dividends below `2^255` in magnitude.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WideDivisor {
+pub struct Divisor256 {
     divisor: U256,
     /// `(1 / f64(d)) * (1 - 2^-48)`: estimates from it never exceed `r / d`.
     inverse: f64,
@@ -55,7 +55,7 @@ const SHRINK: f64 = 1.0 - 1.0 / (1u64 << 48) as f64;
 /// Estimates below this leave a remainder below `1.25 d`.
 const LAST_ESTIMATE: u128 = 1 << 45;
 
-impl WideDivisor {
+impl Divisor256 {
     /// Prepares `divisor` (which must be positive; anything else is treated
     /// as one).
     #[must_use]
@@ -169,9 +169,9 @@ mod tests {
     }
 
     /// The divisor prepared as it is, and with its estimates only.
-    fn both_paths(d: I256) -> [WideDivisor; 2] {
-        let prepared = WideDivisor::new(d);
-        [prepared, WideDivisor { reciprocal: None, ..prepared }]
+    fn both_paths(d: I256) -> [Divisor256; 2] {
+        let prepared = Divisor256::new(d);
+        [prepared, Divisor256 { reciprocal: None, ..prepared }]
     }
 
     #[track_caller]
@@ -216,7 +216,7 @@ mod tests {
     #[test]
     fn powers_of_ten_up_to_38_take_the_reciprocal_on_either_side_of_its_range() {
         for k in 1..=38 {
-            let prepared = WideDivisor::new(pow10(k));
+            let prepared = Divisor256::new(pow10(k));
             assert!(prepared.reciprocal.is_some(), "10^{k}");
             // The largest quotient it serves, and the first it leaves to the estimates.
             let d = pow10(k).as_u256();
@@ -224,9 +224,9 @@ mod tests {
             assert_exact(largest.as_i256(), pow10(k));
             assert_exact((largest + U256::ONE).as_i256(), pow10(k));
         }
-        assert!(WideDivisor::new(pow10(39)).reciprocal.is_none());
-        assert!(WideDivisor::new(I256::ONE << 70).reciprocal.is_none());
-        assert!(WideDivisor::new(I256::ONE).reciprocal.is_none());
+        assert!(Divisor256::new(pow10(39)).reciprocal.is_none());
+        assert!(Divisor256::new(I256::ONE << 70).reciprocal.is_none());
+        assert!(Divisor256::new(I256::ONE).reciprocal.is_none());
     }
 
     #[test]

@@ -1,0 +1,46 @@
+//! What an operator hands the loops: its per-row arithmetic for two operands
+//! ([`BinaryKernel`]) or one ([`UnaryKernel`]), and the failure flags each
+//! row reports.
+
+use crate::int::work::Work;
+
+/// Flag: the row's result exceeds the result precision.
+pub(crate) const OVERFLOW: u8 = 1;
+/// Flag: the row divides by zero.
+pub(crate) const DIVIDE_BY_ZERO: u8 = 2;
+
+/// [`OVERFLOW`] when `CHECKED` and `|r| > bound`; nothing (and no work) for a
+/// loop planned without the precision check.
+#[inline(always)]
+pub(crate) fn overflow_flag<W: Work, const CHECKED: bool>(r: W, bound: W) -> u8 {
+    if CHECKED { OVERFLOW * u8::from(r.exceeds(bound)) } else { 0 }
+}
+
+/// [`OVERFLOW`] when the operation left the work type or `|r| > bound`: for
+/// loops in a type that holds the result bound but not every intermediate, where
+/// leaving the type means the exact result exceeds every bound the type holds.
+#[inline(always)]
+pub(crate) fn left_or_overflow_flag<W: Work>(r: W, left_the_type: bool, bound: W) -> u8 {
+    OVERFLOW * u8::from(left_the_type | r.exceeds(bound))
+}
+
+/// The per-row arithmetic of one binary operator shape, in work type `W`,
+/// with the constants it needs hoisted into `Constants` once per call.
+pub(crate) trait BinaryKernel<W: Work> {
+    /// What the kernel computes once per call (scale factors, bounds).
+    type Constants: Sync;
+
+    /// The row's result and its failure flags ([`OVERFLOW`], [`DIVIDE_BY_ZERO`]);
+    /// must not trap on any input, including a zero divisor.
+    fn apply(a: W, b: W, constants: &Self::Constants) -> (W, u8);
+}
+
+/// The per-row arithmetic of one unary operator shape (a rescale, a sign
+/// change), as [`BinaryKernel`] is for two operands.
+pub(crate) trait UnaryKernel<W: Work> {
+    /// What the kernel computes once per call.
+    type Constants: Sync;
+
+    /// The row's result and its failure flags; must not trap on any input.
+    fn apply(a: W, constants: &Self::Constants) -> (W, u8);
+}
