@@ -99,6 +99,22 @@ pub use types::{
 };
 pub use values::{DecimalArray, DecimalNative, DecimalScalar, DecimalValues};
 
+/// Which compiled copy of the kernels this process runs, for logs and
+/// benchmark reports; set `DECIMAL_KERNELS_ISA` to `portable`, `avx2` or
+/// `avx512` to cap it (before the first operator call).
+///
+/// ```
+/// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType, active_isa, add};
+/// let t = DecimalType::try_new(5, 2)?;
+/// let a = DecimalArray::from_strs(t, &[Some("1.25")])?;
+/// let sum = add(&a, &a, &ArithmeticOptions::default())?;
+/// assert_eq!(sum.to_strs(), [Some("2.50".into())]);
+/// // Every copy gives the same results; this names the one that ran.
+/// assert!(["portable", "avx2", "avx512"].contains(&active_isa()));
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+pub use decimal_kernels_native::active_isa;
+
 /// `lhs + rhs` row by row under the options' profile (FixedPoint rules by
 /// default); [`arrow::add`] is the one with Arrow's rules on Arrow arrays.
 /// See [`binary`].

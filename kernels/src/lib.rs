@@ -40,7 +40,8 @@
 //! - `columns`: the storage types, columns, operands and output slots, and
 //!   the conversion of blocks of rows between storage and work types.
 //! - `driver`: a call's rows, results and errors; the choice of work type;
-//!   the block loops of binary and unary operators with their ISA copies and
+//!   the block loops of binary and unary operators with their ISA copies
+//!   (one per x86-64 level, chosen once per process: [`active_isa`]) and
 //!   failure masks; the precision check of finished values.
 //! - `ops`: one file per operator (`add`, `sub`, `mul`, `div`, `rem`,
 //!   `rescale`, and `sign` for negation and absolute value) with its formula
@@ -103,3 +104,33 @@ pub use ops::rescale::{RescaleSpec, rescale};
 pub use ops::shared::add_spec::AddSpec;
 pub use ops::sign::{abs, neg};
 pub use ops::sub::sub;
+
+/// The name of the compiled copy of the kernels' loops this process runs:
+/// `"avx512"` (x86-64 with AVX-512 F, DQ, VL and BW), `"avx2"` (x86-64-v3:
+/// AVX2, FMA, BMI1, BMI2, LZCNT, MOVBE) or `"portable"` (the build's target
+/// only, and always off x86-64).
+///
+/// The copy is chosen once per process, at the first call that needs it:
+/// the best one this CPU runs, capped by the environment variable
+/// `DECIMAL_KERNELS_ISA` if it is set to `portable`, `avx2` or `avx512`
+/// (in any case). A level the CPU lacks gives the best one below it that
+/// it runs; an empty value or any other is ignored. Every copy computes
+/// the same results; only their speed differs.
+///
+/// ```
+/// let isa = decimal_kernels_native::active_isa();
+/// assert!(["portable", "avx2", "avx512"].contains(&isa));
+/// // The choice holds for the life of the process.
+/// assert_eq!(decimal_kernels_native::active_isa(), isa);
+/// ```
+pub fn active_isa() -> &'static str {
+    driver::isa::active_name()
+}
+
+/// The names of the copies of the kernels' loops this CPU runs, from
+/// `"portable"` up: for tests and benchmarks that run each one (through
+/// `DECIMAL_KERNELS_ISA`, see [`active_isa`]). Not part of the stable API.
+#[doc(hidden)]
+pub fn runnable_isas() -> Vec<&'static str> {
+    driver::isa::runnable_names()
+}

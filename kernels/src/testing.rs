@@ -1,16 +1,21 @@
 //! What the kernels' tests share: one value generator, calls of a row kernel
-//! straight through a block driver, `add` and `sub` as function pointers
-//! take them, and outcome comparison.
+//! straight through a block driver (in the portable loop or in a pinned
+//! copy), `add` and `sub` as function pointers take them, and outcome
+//! comparison.
+
+use core::cell::Cell;
 
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::Operand;
 use crate::columns::storage::Storage;
-use crate::driver::binary::{run, run_multiversioned};
+use crate::driver::binary::{run, run_in};
+use crate::driver::copies::{Choice, Chosen};
 use crate::driver::error::KernelError;
+use crate::driver::isa::Runnable;
 use crate::driver::kernel::{BinaryKernel, UnaryKernel};
 use crate::driver::output::{Output, output};
 use crate::driver::rows::Rows;
-use crate::driver::unary::run_unary;
+use crate::driver::unary::{run_unary, run_unary_in};
 use crate::ops::shared::add_spec::AddSpec;
 
 /// `len` values of every size below `2^bits` (at most 63), both signs, from
@@ -71,15 +76,50 @@ pub(crate) fn sub<O: Storage>(
     crate::sub(lhs, rhs, spec, rows)
 }
 
-/// As [`call`], through the multiversioned loop (the AVX-512 copy on a CPU
-/// that has it).
-pub(crate) fn call_multiversioned<O: Storage, W: InPlace, K: BinaryKernel<W>>(
+thread_local! {
+    /// The copy [`Pinned`] runs on this thread: set by [`call_in`] and
+    /// [`call_unary_in`] (tests run on threads of their own, in parallel).
+    static PINNED: Cell<Option<Runnable>> = const { Cell::new(None) };
+}
+
+/// The copy of the loops the calling thread pinned, whatever the process
+/// chose: so that every copy this CPU runs is tested under plain
+/// `cargo test`.
+pub(crate) struct Pinned;
+
+impl Choice for Pinned {
+    fn copy() -> Runnable {
+        PINNED.get().expect("a copy is pinned before the call")
+    }
+}
+
+/// As [`call`], through the loop in `copy`.
+pub(crate) fn call_in<O: Storage, W: InPlace, K: BinaryKernel<W>>(
+    copy: Runnable,
     lhs: Operand<'_>,
     rhs: Operand<'_>,
     constants: K::Constants,
     rows: &Rows<'_>,
 ) -> Result<Output<O>, KernelError> {
-    output(0, |sink| run_multiversioned::<W, K>(&lhs, &rhs, constants, rows, sink))
+    PINNED.set(Some(copy));
+    output(0, |sink| run_in::<W, K, Chosen<Pinned>>(&lhs, &rhs, constants, rows, sink))
+}
+
+/// As [`call_unary`], through the loop in `copy`.
+pub(crate) fn call_unary_in<O: Storage, W: InPlace, K: UnaryKernel<W>>(
+    copy: Runnable,
+    operand: Operand<'_>,
+    constants: K::Constants,
+    rows: &Rows<'_>,
+) -> Result<Output<O>, KernelError> {
+    PINNED.set(Some(copy));
+    output(0, |sink| run_unary_in::<W, K, Chosen<Pinned>>(&operand, constants, rows, sink))
+}
+
+/// The rows of `out`: `Some` value where valid.
+pub(crate) fn valid_values<S: Storage>(out: &Output<S>) -> Vec<Option<S>> {
+    let valid = |i: usize| out.nulls.as_ref().is_none_or(|n| n.is_valid(i));
+    (0..out.values.len()).map(|i| valid(i).then_some(out.values[i])).collect()
 }
 
 /// Asserts that two calls agree: the same error, or the same validity and

@@ -23,7 +23,7 @@ use crate::driver::blocks::{
     KERNEL_BLOCK_ROWS, OperandBlock, RepeatedWords, block_lengths, block_rows, block_slots,
 };
 use crate::driver::compiled::{BinaryBlocks, BinaryLoops, WordStorage};
-use crate::driver::copies::{Multiversioned, Portable};
+use crate::driver::copies::{Copies, Multiversioned, Portable};
 use crate::driver::error::KernelError;
 use crate::driver::failures::FailureMasks;
 use crate::driver::kernel::BinaryKernel;
@@ -39,13 +39,12 @@ pub(crate) fn run<W: InPlace, K: BinaryKernel<W>>(
     rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
-    let kernel = BinaryLoops::<W, K, Portable>::new(constants);
-    launch(lhs, rhs, &kernel, rows, sink)
+    run_in::<W, K, Portable>(lhs, rhs, constants, rows, sink)
 }
 
-/// As [`run`], with the loop also compiled for AVX-512 and that copy chosen at
-/// run time on a CPU that has it. For kernels whose 64-bit multiplies and
-/// comparisons vectorize only there (products); elsewhere the second copy
+/// As [`run`], with the loop also compiled for AVX2 and for AVX-512 and the
+/// copy this process chose run. For kernels whose 64-bit multiplies and
+/// comparisons vectorize only there (products); elsewhere the other copies
 /// would only cost build time and, measured on sums, speed.
 pub(crate) fn run_multiversioned<W: InPlace, K: BinaryKernel<W>>(
     lhs: &Operand<'_>,
@@ -54,7 +53,18 @@ pub(crate) fn run_multiversioned<W: InPlace, K: BinaryKernel<W>>(
     rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
-    let kernel = BinaryLoops::<W, K, Multiversioned>::new(constants);
+    run_in::<W, K, Multiversioned>(lhs, rhs, constants, rows, sink)
+}
+
+/// As [`run`], with the loop in the copies `C`.
+pub(crate) fn run_in<W: InPlace, K: BinaryKernel<W>, C: Copies>(
+    lhs: &Operand<'_>,
+    rhs: &Operand<'_>,
+    constants: K::Constants,
+    rows: &Rows<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    let kernel = BinaryLoops::<W, K, C>::new(constants);
     launch(lhs, rhs, &kernel, rows, sink)
 }
 
@@ -210,14 +220,14 @@ fn drive_words<W: InPlace, S: WordStorage>(
 mod tests {
     use super::*;
     use crate::columns::storage::Storage;
-    use crate::driver::copies::has_avx512;
+    use crate::driver::isa::Runnable;
     use crate::driver::kernel::{DIVIDE_BY_ZERO, overflow_flag};
     use crate::driver::output::Output;
     use crate::driver::rows::{OverflowPolicy, Policies};
     use crate::int::i512::I512;
     use crate::int::work::Work;
     use crate::ops::shared::add_spec::AddSpec;
-    use crate::testing::{assert_same_outcome, call, call_multiversioned, values};
+    use crate::testing::{assert_same_outcome, call, call_in, valid_values, values};
     use ethnum::I256;
 
     /// `a + b`, failing beyond `bound` and, standing in for a division, on a
@@ -391,19 +401,36 @@ mod tests {
         assert_storage_agrees::<i64>(true);
     }
 
+    /// Every copy of the loop this CPU runs (AVX2 and AVX-512 where it has
+    /// them, whatever copy the process chose) gives the exact sums and nulls
+    /// the failing rows, as the portable loop does: over `i64` columns, and
+    /// over `i128` columns read and written as words.
     #[test]
-    fn multiversioned_loop_agrees_or_reports_its_absence() {
-        if !has_avx512() {
-            eprintln!("no AVX-512 on this machine: the AVX-512 loop copy is not compared here");
-            return;
-        }
+    fn every_copy_gives_the_exact_outcome() {
         let (a, b) = columns(&[5, 900], &[70, 1400]);
         let nulls = NullBuffer::from((0..ROWS).map(|i| i % 13 != 4).collect::<Vec<_>>());
         let rows = rows_with(&nulls, OverflowPolicy::Null);
+        let exact = |i: usize| {
+            let sum = a[i] + b[i];
+            (nulls.is_valid(i) && sum.abs() <= BOUND && b[i] != 0).then_some(sum)
+        };
+        let expected: Vec<Option<i64>> = (0..ROWS).map(exact).collect();
+        let wide_expected: Vec<Option<i128>> = expected.iter().map(|v| v.map(i128::from)).collect();
+        let (wide_a, wide_b) = (Stored::new(&a), Stored::new(&b));
         let (l, r) = (Operand::array(&a[..]), Operand::array(&b[..]));
+        let (wide_l, wide_r) = (Operand::array(&wide_a.i128), Operand::array(&wide_b.i128));
         let portable = call::<i64, i64, FlaggedSum>(l, r, BOUND, &rows);
-        let chosen = call_multiversioned::<i64, i64, FlaggedSum>(l, r, BOUND, &rows);
-        assert_same_outcome(portable, chosen, "AVX-512 copy");
+        let wide_portable = call::<i128, i64, FlaggedSum>(wide_l, wide_r, BOUND, &rows);
+        for copy in Runnable::all() {
+            let context = format!("{:?} copy", copy.isa());
+            let out = call_in::<i64, i64, FlaggedSum>(copy, l, r, BOUND, &rows).unwrap();
+            assert_eq!(valid_values(&out), expected, "{context}");
+            assert_same_outcome(portable.clone(), Ok(out), &context);
+            let words = call_in::<i128, i64, FlaggedSum>(copy, wide_l, wide_r, BOUND, &rows);
+            let words = words.unwrap();
+            assert_eq!(valid_values(&words), wide_expected, "{context}, i128 words");
+            assert_same_outcome(wide_portable.clone(), Ok(words), &format!("{context}, words"));
+        }
     }
 
     /// `a + b` of [`columns`] through the public operator, under `Null`,

@@ -1,17 +1,22 @@
 //! Which compiled copies of a kernel's loops a call runs: the build's target
-//! only ([`Portable`]), or on x86-64 also a copy compiled for AVX-512,
-//! chosen at run time on a CPU that has it ([`Multiversioned`]); and the
-//! same choice for the pass that measures a column.
+//! only ([`Portable`]), or on x86-64 also copies compiled for AVX2 and for
+//! AVX-512, of which each block runs the one this process chose
+//! ([`Multiversioned`], see `isa`); and the same choice for the pass that
+//! measures a column.
 
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 use crate::columns::convert::narrower_than_storage;
 use crate::columns::in_place::InPlace;
 use crate::columns::storage::Stored;
 #[cfg(target_arch = "x86_64")]
-use crate::driver::avx512;
+use crate::driver::isa::Isa;
+use crate::driver::isa::Runnable;
 use crate::driver::kernel::{BinaryKernel, UnaryKernel};
 use crate::driver::loops::{binary_loop, binary_words_loop, unary_loop, unary_words_loop};
+#[cfg(target_arch = "x86_64")]
+use crate::driver::{avx2, avx512};
 use crate::int::work::Work;
 
 /// Which compiled copies of a kernel's loops a call can use.
@@ -90,11 +95,30 @@ impl Copies for Portable {
     }
 }
 
-/// The build's loops, or on x86-64 copies compiled for AVX-512 when the CPU
-/// has it.
-pub(crate) struct Multiversioned;
+/// Which copy of the loops [`Chosen`] runs.
+pub(crate) trait Choice: 'static {
+    /// The copy, one this CPU runs.
+    fn copy() -> Runnable;
+}
 
-impl Copies for Multiversioned {
+/// The copy this process runs ([`Runnable::active`]).
+pub(crate) struct Active;
+
+impl Choice for Active {
+    #[inline(always)]
+    fn copy() -> Runnable {
+        Runnable::active()
+    }
+}
+
+/// The loops in the copy `P` picks, for each block: the build's target, or
+/// on x86-64 a copy compiled for AVX2 or for AVX-512.
+pub(crate) struct Chosen<P>(PhantomData<P>);
+
+/// The loops in the copy this process runs.
+pub(crate) type Multiversioned = Chosen<Active>;
+
+impl<P: Choice> Copies for Chosen<P> {
     #[inline(always)]
     fn binary_block<W: Work, K: BinaryKernel<W>>(
         a: &[W],
@@ -102,13 +126,22 @@ impl Copies for Multiversioned {
         out: &mut [MaybeUninit<W>],
         c: &K::Constants,
     ) -> u8 {
-        #[cfg(target_arch = "x86_64")]
-        if avx512::available() {
-            // SAFETY: `available` has just checked at run time that this CPU
-            // supports every feature the function is compiled with.
-            return unsafe { avx512::binary_block::<W, K>(a, b, out, c) };
+        match P::copy().isa() {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                // SAFETY: a `Runnable` level runs on this CPU (checked at run
+                // time when it was made), and the copy is compiled with its
+                // features.
+                unsafe { avx512::binary_block::<W, K>(a, b, out, c) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+                // this CPU, and the copy is compiled with its features.
+                unsafe { avx2::binary_block::<W, K>(a, b, out, c) }
+            }
+            _ => Portable::binary_block::<W, K>(a, b, out, c),
         }
-        Portable::binary_block::<W, K>(a, b, out, c)
     }
 
     #[inline(always)]
@@ -118,13 +151,21 @@ impl Copies for Multiversioned {
         out: &mut [MaybeUninit<S::Words>],
         c: &K::Constants,
     ) -> u8 {
-        #[cfg(target_arch = "x86_64")]
-        if avx512::available() {
-            // SAFETY: `available` has just checked at run time that this CPU
-            // supports every feature the function is compiled with.
-            return unsafe { avx512::binary_words_block::<S, W, K>(a, b, out, c) };
+        match P::copy().isa() {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                // SAFETY: a `Runnable` level runs on this CPU, and the copy is
+                // compiled with its features.
+                unsafe { avx512::binary_words_block::<S, W, K>(a, b, out, c) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+                // this CPU, and the copy is compiled with its features.
+                unsafe { avx2::binary_words_block::<S, W, K>(a, b, out, c) }
+            }
+            _ => Portable::binary_words_block::<S, W, K>(a, b, out, c),
         }
-        Portable::binary_words_block::<S, W, K>(a, b, out, c)
     }
 
     #[inline(always)]
@@ -133,13 +174,21 @@ impl Copies for Multiversioned {
         out: &mut [MaybeUninit<W>],
         c: &K::Constants,
     ) -> u8 {
-        #[cfg(target_arch = "x86_64")]
-        if avx512::available() {
-            // SAFETY: `available` has just checked at run time that this CPU
-            // supports every feature the function is compiled with.
-            return unsafe { avx512::unary_block::<W, K>(a, out, c) };
+        match P::copy().isa() {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                // SAFETY: a `Runnable` level runs on this CPU, and the copy is
+                // compiled with its features.
+                unsafe { avx512::unary_block::<W, K>(a, out, c) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+                // this CPU, and the copy is compiled with its features.
+                unsafe { avx2::unary_block::<W, K>(a, out, c) }
+            }
+            _ => Portable::unary_block::<W, K>(a, out, c),
         }
-        Portable::unary_block::<W, K>(a, out, c)
     }
 
     #[inline(always)]
@@ -148,13 +197,21 @@ impl Copies for Multiversioned {
         out: &mut [MaybeUninit<S::Words>],
         c: &K::Constants,
     ) -> u8 {
-        #[cfg(target_arch = "x86_64")]
-        if avx512::available() {
-            // SAFETY: `available` has just checked at run time that this CPU
-            // supports every feature the function is compiled with.
-            return unsafe { avx512::unary_words_block::<S, W, K>(a, out, c) };
+        match P::copy().isa() {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                // SAFETY: a `Runnable` level runs on this CPU, and the copy is
+                // compiled with its features.
+                unsafe { avx512::unary_words_block::<S, W, K>(a, out, c) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+                // this CPU, and the copy is compiled with its features.
+                unsafe { avx2::unary_words_block::<S, W, K>(a, out, c) }
+            }
+            _ => Portable::unary_words_block::<S, W, K>(a, out, c),
         }
-        Portable::unary_words_block::<S, W, K>(a, out, c)
     }
 }
 
@@ -190,28 +247,36 @@ pub(crate) fn unary_words_block<S: Stored, W: InPlace, K: UnaryKernel<W>, C: Cop
     }
 }
 
-/// [`Stored::magnitude_bits`] of a column, in the AVX-512 copy on a CPU that
-/// has it: the pass vectorizes at any width, but 64-bit arithmetic shifts
-/// (the sign of each word) take one instruction only there.
+/// [`Stored::magnitude_bits`] of a column, in the copy this process runs:
+/// the pass vectorizes at any width, but 64-bit arithmetic shifts (the sign
+/// of each word) take one instruction only with AVX-512, and 64-bit
+/// comparisons stand in for them with AVX2.
 pub(crate) fn magnitude_bits<S: Stored>(values: &[S]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if avx512::available() {
-        // SAFETY: `available` has just checked at run time that this CPU
-        // supports every feature the function is compiled with.
-        return unsafe { avx512::magnitude_bits(values) };
-    }
-    measure_portable(values)
+    magnitude_bits_in(Runnable::active(), values)
 }
 
+/// [`magnitude_bits`] in `copy`.
+pub(crate) fn magnitude_bits_in<S: Stored>(copy: Runnable, values: &[S]) -> u32 {
+    match copy.isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: a `Runnable` level runs on this CPU, and the copy is
+            // compiled with its features.
+            unsafe { avx512::magnitude_bits(values) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+            // this CPU, and the copy is compiled with its features.
+            unsafe { avx2::magnitude_bits(values) }
+        }
+        _ => measure_portable(values),
+    }
+}
+
+/// [`Stored::magnitude_bits`] compiled for the build's target, out of line
+/// as the other copies are.
 #[inline(never)]
 fn measure_portable<S: Stored>(values: &[S]) -> u32 {
     S::magnitude_bits(values)
-}
-
-/// Whether the AVX-512 copies of the loops run on this CPU.
-pub(crate) fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return avx512::available();
-    #[cfg(not(target_arch = "x86_64"))]
-    false
 }

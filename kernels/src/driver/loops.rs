@@ -1,7 +1,7 @@
 //! A kernel's loops over one block: each a plain zip over equal-length
 //! slices, which the compiler vectorizes, the rows' flags ORed into one
 //! byte, with no branch on a row's outcome. `copies` compiles them for the
-//! build's target and for AVX-512.
+//! build's target, for AVX2 and for AVX-512.
 
 use core::mem::MaybeUninit;
 

@@ -5,10 +5,13 @@
 //! an `output` or an `error`. An operator hands the drivers a `kernel` of one
 //! or two operands and the work type `plan` chose; the `binary` and `unary`
 //! drivers cut the rows into `blocks`, run the kernel's `loops` (through a
-//! `compiled` trait object, in one of the ISA `copies`, `avx512` among them)
-//! and resolve each block's flags into `failures`. `precision` checks values
+//! `compiled` trait object, in one of the ISA `copies`, `avx2` and `avx512`
+//! among them: the one `isa` chose for the process) and resolve each
+//! block's flags into `failures`. `precision` checks values
 //! an aggregate finished against a result precision, with no kernel.
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
 pub(crate) mod binary;
@@ -17,6 +20,7 @@ pub(crate) mod compiled;
 pub(crate) mod copies;
 pub(crate) mod error;
 pub(crate) mod failures;
+pub(crate) mod isa;
 pub(crate) mod kernel;
 pub(crate) mod loops;
 pub(crate) mod output;

@@ -20,7 +20,7 @@ use crate::driver::blocks::{
     KERNEL_BLOCK_ROWS, OperandBlock, block_lengths, block_rows, block_slots,
 };
 use crate::driver::compiled::{UnaryBlocks, UnaryLoops, WordStorage};
-use crate::driver::copies::{Multiversioned, Portable};
+use crate::driver::copies::{Copies, Multiversioned, Portable};
 use crate::driver::error::KernelError;
 use crate::driver::failures::FailureMasks;
 use crate::driver::kernel::UnaryKernel;
@@ -35,19 +35,28 @@ pub(crate) fn run_unary<W: InPlace, K: UnaryKernel<W>>(
     rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
-    let kernel = UnaryLoops::<W, K, Portable>::new(constants);
-    launch(operand, &kernel, rows, sink)
+    run_unary_in::<W, K, Portable>(operand, constants, rows, sink)
 }
 
-/// As [`run_unary`], with the loop also compiled for AVX-512 and that copy
-/// chosen at run time on a CPU that has it.
+/// As [`run_unary`], with the loop also compiled for AVX2 and for AVX-512
+/// and the copy this process chose run.
 pub(crate) fn run_unary_multiversioned<W: InPlace, K: UnaryKernel<W>>(
     operand: &Operand<'_>,
     constants: K::Constants,
     rows: &Rows<'_>,
     sink: Sink<'_>,
 ) -> Result<Option<NullBuffer>, KernelError> {
-    let kernel = UnaryLoops::<W, K, Multiversioned>::new(constants);
+    run_unary_in::<W, K, Multiversioned>(operand, constants, rows, sink)
+}
+
+/// As [`run_unary`], with the loop in the copies `C`.
+pub(crate) fn run_unary_in<W: InPlace, K: UnaryKernel<W>, C: Copies>(
+    operand: &Operand<'_>,
+    constants: K::Constants,
+    rows: &Rows<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    let kernel = UnaryLoops::<W, K, C>::new(constants);
     launch(operand, &kernel, rows, sink)
 }
 
@@ -180,12 +189,15 @@ fn drive_words<W: InPlace, S: WordStorage>(
 mod tests {
     use super::*;
     use crate::columns::storage::Storage;
+    use crate::driver::isa::Runnable;
     use crate::driver::kernel::{BinaryKernel, DIVIDE_BY_ZERO, overflow_flag};
     use crate::driver::output::Output;
     use crate::driver::rows::{OverflowPolicy, Policies};
     use crate::int::i512::I512;
     use crate::int::work::Work;
-    use crate::testing::{assert_same_outcome, call, call_unary, values};
+    use crate::testing::{
+        assert_same_outcome, call, call_unary, call_unary_in, valid_values, values,
+    };
     use ethnum::I256;
 
     /// `-a`, failing beyond `bound` and, standing in for a division by zero,
@@ -299,5 +311,38 @@ mod tests {
         let rows = Rows::new(2).with_nulls(Some(&nulls));
         let out = call_unary::<i64, i64, FlaggedNeg>(Operand::scalar(1i8), BOUND, &rows);
         assert_eq!(out.unwrap_err(), KernelError::LengthMismatch { expected: 2, actual: 3 });
+    }
+
+    /// Every copy of the loop this CPU runs (whatever copy the process
+    /// chose) negates exactly and fails where the portable loop does: over
+    /// `i64` columns, and over `i128` columns read and written as words.
+    #[test]
+    fn every_copy_gives_the_exact_outcome() {
+        let mut a = values(ROWS, 50, 3);
+        for row in [511, 512, 1499] {
+            a[row] = -BOUND - 1;
+        }
+        a[1030] = 0;
+        let wide: Vec<i128> = a.iter().map(|&v| i128::from(v)).collect();
+        let nulls = NullBuffer::from((0..ROWS).map(|i| i % 11 != 2).collect::<Vec<_>>());
+        let null =
+            Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
+        let rows = Rows::new(ROWS).with_nulls(Some(&nulls)).with_policies(null);
+        let error = Rows::new(ROWS).with_nulls(Some(&nulls));
+        let exact = |i: usize| (nulls.is_valid(i) && a[i] != 0 && a[i] >= -BOUND).then(|| -a[i]);
+        let expected: Vec<Option<i64>> = (0..ROWS).map(exact).collect();
+        let wide_expected: Vec<Option<i128>> = expected.iter().map(|v| v.map(i128::from)).collect();
+        let (narrow, words) = (Operand::array(&a[..]), Operand::array(&wide[..]));
+        let first_failure = call_unary::<i64, i64, FlaggedNeg>(narrow, BOUND, &error);
+        assert!(first_failure.is_err());
+        for copy in Runnable::all() {
+            let context = format!("{:?} copy", copy.isa());
+            let out = call_unary_in::<i64, i64, FlaggedNeg>(copy, narrow, BOUND, &rows);
+            assert_eq!(valid_values(&out.unwrap()), expected, "{context}");
+            let out = call_unary_in::<i128, i64, FlaggedNeg>(copy, words, BOUND, &rows);
+            assert_eq!(valid_values(&out.unwrap()), wide_expected, "{context}, i128 words");
+            let first = call_unary_in::<i64, i64, FlaggedNeg>(copy, narrow, BOUND, &error);
+            assert_same_outcome(first_failure.clone(), first, &format!("{context}, errors"));
+        }
     }
 }

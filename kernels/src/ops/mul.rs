@@ -26,6 +26,7 @@ use crate::columns::operand::Operand;
 use crate::columns::storage::Storage;
 use crate::driver::binary::{run, run_multiversioned};
 use crate::driver::error::KernelError;
+use crate::driver::isa::{Isa, active};
 use crate::driver::kernel::{BinaryKernel, OVERFLOW, left_or_overflow_flag, overflow_flag};
 use crate::driver::output::compute_output;
 use crate::driver::output::{Output, Recycled};
@@ -305,7 +306,7 @@ fn product(
     // Rounded products of i64 operands beyond i64 (money times a rate), in
     // 64-bit lanes where they vectorize.
     if width <= WorkWidth::I128
-        && crate::driver::copies::has_avx512()
+        && active() == Isa::Avx512
         && let Some(c) = spec.estimated_constants(plan.lhs, plan.rhs)
     {
         return with_rounding!(spec.rounding, R => {
@@ -348,16 +349,17 @@ fn product(
 mod tests {
     use super::*;
     use crate::columns::in_place::InPlace;
-    use crate::driver::copies::has_avx512;
+    use crate::driver::copies::magnitude_bits_in;
+    use crate::driver::isa::Runnable;
     use crate::driver::rows::{OverflowPolicy, Policies};
     use crate::int::rounding::HalfEven;
-    use crate::testing::{assert_same_outcome, call, call_multiversioned, values};
+    use crate::testing::{assert_same_outcome, call, call_in, values};
     use arrow_buffer::NullBuffer;
     use ethnum::I256;
     use rstest::rstest;
 
-    /// The multiversioned loop (the AVX-512 copy) and the portable one give
-    /// the same values, validity and first failure.
+    /// Every copy of the loop this CPU runs and the portable one give the
+    /// same values, validity and first failure.
     #[track_caller]
     fn assert_copies_agree<W: InPlace, K: BinaryKernel<W>>(constants: K::Constants, bits: u32)
     where
@@ -370,17 +372,16 @@ mod tests {
             let rows = Rows::new(1000).with_nulls(Some(&nulls)).with_policies(policies);
             let (l, r) = (Operand::array(&a[..]), Operand::array(&b[..]));
             let portable = call::<i64, W, K>(l, r, constants, &rows);
-            let chosen = call_multiversioned::<i64, W, K>(l, r, constants, &rows);
-            assert_same_outcome(portable, chosen, &format!("{policy:?}"));
+            for copy in Runnable::all() {
+                let chosen = call_in::<i64, W, K>(copy, l, r, constants, &rows);
+                let context = format!("{:?} copy, {policy:?}", copy.isa());
+                assert_same_outcome(portable.clone(), chosen, &context);
+            }
         }
     }
 
     #[test]
-    fn multiversioned_products_match_the_portable_loop() {
-        if !has_avx512() {
-            eprintln!("no AVX-512 on this machine: the AVX-512 product loops are not compared");
-            return;
-        }
+    fn every_copy_of_the_products_matches_the_portable_loop() {
         let spec =
             |shift, result_precision| MulSpec::new(shift, RoundingMode::HalfEven, result_precision);
         assert_copies_agree::<i64, OverflowingProduct>(spec(0, 18).constants(), 40);
@@ -445,10 +446,15 @@ mod tests {
                             let wide = with_rounding!(mode, R => {
                                 call::<i128, I256, RoundedProduct<R>>(l, r, spec.constants(), &rows)
                             });
-                            let ours = with_rounding!(mode, R => {
-                                call_multiversioned::<i128, i64, EstimatedRoundedProduct<R>>(l, r, estimated, &rows)
-                            });
-                            assert_same_outcome(wide, ours, &context);
+                            for copy in Runnable::all() {
+                                let ours = with_rounding!(mode, R => {
+                                    call_in::<i128, i64, EstimatedRoundedProduct<R>>(
+                                        copy, l, r, estimated, &rows,
+                                    )
+                                });
+                                let context = format!("{:?} copy, {context}", copy.isa());
+                                assert_same_outcome(wide.clone(), ours, &context);
+                            }
                         }
                     }
                 }
@@ -531,22 +537,24 @@ mod tests {
     }
 
     #[test]
-    fn multiversioned_measurement_matches_the_storage_pass() {
-        if !has_avx512() {
-            eprintln!("no AVX-512 on this machine: the AVX-512 measurement is not compared");
-            return;
-        }
+    fn every_copy_of_the_measurement_matches_the_storage_pass() {
         for bits in [1, 20, 40, 63] {
             let v = values(777, bits, u64::from(bits));
-            assert_eq!(
-                crate::driver::copies::magnitude_bits(&v),
-                <i64 as crate::columns::storage::Stored>::magnitude_bits(&v)
-            );
             let wide: Vec<i128> = v.iter().map(|&x| i128::from(x) << 40).collect();
-            assert_eq!(
-                crate::driver::copies::magnitude_bits(&wide),
-                <i128 as crate::columns::storage::Stored>::magnitude_bits(&wide)
-            );
+            for copy in Runnable::all() {
+                assert_eq!(
+                    magnitude_bits_in(copy, &v),
+                    <i64 as crate::columns::storage::Stored>::magnitude_bits(&v),
+                    "{:?} copy, {bits} bits",
+                    copy.isa()
+                );
+                assert_eq!(
+                    magnitude_bits_in(copy, &wide),
+                    <i128 as crate::columns::storage::Stored>::magnitude_bits(&wide),
+                    "{:?} copy, {bits} bits << 40",
+                    copy.isa()
+                );
+            }
         }
     }
 }

@@ -14,8 +14,8 @@ use crate::columns::column::Sink;
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::Operand;
 use crate::driver::binary::{run, run_multiversioned};
-use crate::driver::copies::has_avx512;
 use crate::driver::error::KernelError;
+use crate::driver::isa::{Isa, active};
 use crate::driver::kernel::{BinaryKernel, UnaryKernel};
 use crate::driver::rows::Rows;
 use crate::driver::unary::{run_unary, run_unary_multiversioned};
@@ -137,5 +137,5 @@ impl Division<i64> for EstimatedDivision {
 /// it also beats the multiply-high by a prepared divisor, which does not
 /// vectorize.
 pub(crate) fn estimate_serves(width: WorkWidth, divisor_bits: u32) -> bool {
-    width == WorkWidth::I64 && divisor_bits <= estimate::DIVISOR_BITS && has_avx512()
+    width == WorkWidth::I64 && divisor_bits <= estimate::DIVISOR_BITS && active() == Isa::Avx512
 }
