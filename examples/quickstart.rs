@@ -82,6 +82,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     let half_up = fixed.with_rounding(RoundingMode::HalfUp);
     let dtype = |a: &DecimalArray| a.dtype().to_string();
 
+    // The kernels' loops run in the best copy this CPU has (`avx512`, `avx2`
+    // or `portable`); `DECIMAL_KERNELS_ISA` caps it.
+    println!("kernels' copy: {}", decimal_kernels::active_isa());
     println!("{ROWS} rows: prices {}, quantities {}\n", prices.dtype(), quantities.dtype());
     let amount = timed("amount = price * quantity", || mul(&prices, &quantities, &fixed), dtype)?;
     let tax =

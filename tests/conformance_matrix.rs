@@ -30,11 +30,17 @@
 //! and all-null groups, sums that exceed the result type (the first such
 //! group named with its exact value, or nulled) and sums whose running
 //! total leaves the result type and `i256` but comes back.
+//!
+//! The kernels run in the compiled copy this process chose; `every_copy`
+//! runs part of the matrix again in each other copy this CPU runs.
 
 include!("support/arrow_crates.rs");
 
 #[expect(dead_code, reason = "each test file uses a part of the shared support")]
 mod support;
+
+#[path = "copies/every_copy.rs"]
+mod every_copy;
 
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use decimal_kernels::{

@@ -2,18 +2,13 @@
 //! runs (`portable`, `avx2`, `avx512`).
 //!
 //! A process runs one copy, chosen once (see `decimal_kernels::active_isa`),
-//! so this binary holds the matrix (`tests/conformance_matrix.rs`, included
-//! as a module) and, for each copy other than its own, runs itself again
-//! with `DECIMAL_KERNELS_ISA` naming that copy and filters selecting part of
-//! the matrix ([`FILTERS`]) and [`active_copy`]: the child must pass as many
-//! tests as the filters select here, and report the copy it was asked for.
-//! The copy this process runs is covered by the in-process run of the whole
-//! matrix.
-
-include!("support/arrow_crates.rs");
-
-#[path = "conformance_matrix.rs"]
-mod conformance_matrix;
+//! so the matrix's binary (`tests/conformance_matrix.rs`, which includes
+//! this file as a module) runs itself again, for each copy other than its
+//! own, with `DECIMAL_KERNELS_ISA` naming that copy and filters selecting
+//! part of the matrix ([`FILTERS`]) and [`active_copy`]: the child must pass
+//! as many tests as the filters select here, and report the copy it was
+//! asked for. The copy this process runs is covered by the in-process run
+//! of the whole matrix.
 
 use std::process::Command;
 
@@ -30,15 +25,15 @@ const KNOB: &str = "DECIMAL_KERNELS_ISA";
 /// the measure of a column, is compared copy by copy in the kernels'
 /// unit tests.
 const FILTERS: [&str; 9] = [
-    "conformance_matrix::matches_reference::case_0",
-    "conformance_matrix::matches_reference::case_12_",
-    "conformance_matrix::matches_reference::case_15_",
-    "conformance_matrix::unary_matches_reference::",
-    "conformance_matrix::direct",
-    "conformance_matrix::rounds_ties",
-    "conformance_matrix::failing_row",
-    "conformance_matrix::unary_of_unchecked_extremes::",
-    "active_copy::",
+    "matches_reference::case_0",
+    "matches_reference::case_12_",
+    "matches_reference::case_15_",
+    "unary_matches_reference::",
+    "direct",
+    "rounds_ties",
+    "failing_row",
+    "unary_of_unchecked_extremes::",
+    "every_copy::active_copy::",
 ];
 
 /// The copy a process runs is the one `DECIMAL_KERNELS_ISA` names, when
@@ -96,15 +91,26 @@ fn passed(stdout: &str) -> usize {
 #[test]
 fn every_copy_passes_the_conformance_matrix() {
     let own = decimal_kernels::active_isa();
+    let others: Vec<_> =
+        decimal_kernels_native::runnable_isas().into_iter().filter(|&isa| isa != own).collect();
+    // One copy (another architecture, or a CPU without AVX2): the in-process
+    // run of the matrix is the whole test, and no child is started (under an
+    // emulator the binary may not run as a child).
+    if others.is_empty() {
+        return;
+    }
     let listed = run_self(own, &["--list"]);
     let selected = listed.lines().filter(|line| line.ends_with(": test")).count();
     assert!(
-        listed.contains("active_copy::is_the_requested_one: test") && selected > 100,
+        listed.contains("every_copy::active_copy::is_the_requested_one: test") && selected > 100,
         "the filters select the matrix:\n{listed}"
     );
-    for isa in decimal_kernels_native::runnable_isas().into_iter().filter(|&isa| isa != own) {
+    for isa in others {
         let stdout = run_self(isa, &[]);
-        assert!(stdout.contains("test active_copy::is_the_requested_one ... ok"), "{stdout}");
+        assert!(
+            stdout.contains("test every_copy::active_copy::is_the_requested_one ... ok"),
+            "{stdout}"
+        );
         assert_eq!(passed(&stdout), selected, "{isa} copy:\n{stdout}");
     }
 }
