@@ -18,6 +18,7 @@ use crate::columns::column::Sink;
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::Operand;
 use crate::columns::storage::Storage;
+use crate::driver::binary::run_in;
 use crate::driver::error::KernelError;
 use crate::driver::kernel::{BinaryKernel, DIVIDE_BY_ZERO, OVERFLOW};
 use crate::driver::output::compute_output;
@@ -171,9 +172,9 @@ fn divide<W: InPlace, D: Division<W>>(
                 d,
                 constants.bound,
             );
-            D::run::<ScalarQuotient<R, D>>(lhs, rhs, constants, rows, sink)
+            run_in::<W, ScalarQuotient<R, D>, D::Copies>(lhs, rhs, constants, rows, sink)
         }
-        _ => D::run::<Quotient<R, D>>(lhs, rhs, constants, rows, sink),
+        _ => run_in::<W, Quotient<R, D>, D::Copies>(lhs, rhs, constants, rows, sink),
     })
 }
 

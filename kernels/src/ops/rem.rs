@@ -30,7 +30,7 @@ use crate::columns::column::Sink;
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::Operand;
 use crate::columns::storage::Storage;
-use crate::driver::binary::run;
+use crate::driver::binary::{run, run_in};
 use crate::driver::error::KernelError;
 use crate::driver::kernel::{BinaryKernel, DIVIDE_BY_ZERO, OVERFLOW};
 use crate::driver::output::compute_output;
@@ -280,9 +280,9 @@ fn divide<W: InPlace, D: Division<W>>(
                 result_factor: constants.result_factor,
                 bound: constants.bound,
             };
-            D::run::<ScalarRemainder<D>>(lhs, rhs, constants, rows, sink)
+            run_in::<W, ScalarRemainder<D>, D::Copies>(lhs, rhs, constants, rows, sink)
         }
-        _ => D::run::<Remainder<D>>(lhs, rhs, constants, rows, sink),
+        _ => run_in::<W, Remainder<D>, D::Copies>(lhs, rhs, constants, rows, sink),
     }
 }
 

@@ -31,7 +31,7 @@ use crate::driver::unary::{run_unary, run_unary_multiversioned};
 use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::shared::division::{Division, EstimatedDivision, estimate_serves};
+use crate::ops::shared::division::{EstimatedDivision, estimate_serves};
 use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
 use crate::ops::shared::scale::ScaleConstants;
 
@@ -155,7 +155,7 @@ fn rescaled(
         let bound = i64::precision_bound(spec.result_precision.into());
         let c = ScalarQuotientConstants::<i64, EstimatedDivision>::new(1, i64::pow10(k), bound);
         return with_rounding!(spec.rounding, R => {
-            EstimatedDivision::run_unary::<ScalarQuotient<R, EstimatedDivision>>(input, c, rows, sink)
+            run_unary_multiversioned::<i64, ScalarQuotient<R, EstimatedDivision>>(input, c, rows, sink)
         });
     }
     let a = input;

@@ -8,17 +8,9 @@
 //! with exact correction (see `int::estimate`), in the AVX-512 copy of the
 //! loop, where it vectorizes.
 
-use arrow_buffer::NullBuffer;
-
-use crate::columns::column::Sink;
 use crate::columns::in_place::InPlace;
-use crate::columns::operand::Operand;
-use crate::driver::binary::{run, run_multiversioned};
-use crate::driver::error::KernelError;
+use crate::driver::copies::{Copies, Multiversioned, Portable};
 use crate::driver::isa::{Isa, active};
-use crate::driver::kernel::{BinaryKernel, UnaryKernel};
-use crate::driver::rows::Rows;
-use crate::driver::unary::{run_unary, run_unary_multiversioned};
 use crate::int::estimate;
 use crate::int::width::WorkWidth;
 
@@ -26,33 +18,14 @@ use crate::int::width::WorkWidth;
 pub(crate) trait Division<W: InPlace>: Copy + Send + Sync + 'static {
     /// A positive divisor prepared once for a whole call.
     type Prepared: Copy + core::fmt::Debug + Send + Sync;
+    /// The compiled copies of the loops a kernel dividing this way runs in.
+    type Copies: Copies;
     /// Prepares a positive divisor.
     fn prepare(divisor: W) -> Self::Prepared;
     /// Truncating quotient and remainder for a non-zero `d`.
     fn div_rem(n: W, d: W) -> (W, W);
     /// The same by a prepared divisor.
     fn div_rem_by(n: W, d: &Self::Prepared) -> (W, W);
-    /// Runs a kernel dividing this way over every row.
-    ///
-    /// # Errors
-    /// As [`div`](crate::div).
-    fn run<K: BinaryKernel<W>>(
-        lhs: &Operand<'_>,
-        rhs: &Operand<'_>,
-        constants: K::Constants,
-        rows: &Rows<'_>,
-        sink: Sink<'_>,
-    ) -> Result<Option<NullBuffer>, KernelError>;
-    /// Runs a unary kernel dividing this way over every row.
-    ///
-    /// # Errors
-    /// As [`rescale`](crate::rescale).
-    fn run_unary<K: UnaryKernel<W>>(
-        operand: &Operand<'_>,
-        constants: K::Constants,
-        rows: &Rows<'_>,
-        sink: Sink<'_>,
-    ) -> Result<Option<NullBuffer>, KernelError>;
 }
 
 /// The work type's own division: a hardware or library divide per row, a
@@ -62,6 +35,7 @@ pub(crate) struct WorkDivision;
 
 impl<W: InPlace> Division<W> for WorkDivision {
     type Prepared = W::Divisor;
+    type Copies = Portable;
     fn prepare(divisor: W) -> W::Divisor {
         W::prepare_divisor(divisor)
     }
@@ -72,23 +46,6 @@ impl<W: InPlace> Division<W> for WorkDivision {
     #[inline(always)]
     fn div_rem_by(n: W, d: &W::Divisor) -> (W, W) {
         n.div_rem_by(d)
-    }
-    fn run<K: BinaryKernel<W>>(
-        lhs: &Operand<'_>,
-        rhs: &Operand<'_>,
-        constants: K::Constants,
-        rows: &Rows<'_>,
-        sink: Sink<'_>,
-    ) -> Result<Option<NullBuffer>, KernelError> {
-        run::<W, K>(lhs, rhs, constants, rows, sink)
-    }
-    fn run_unary<K: UnaryKernel<W>>(
-        operand: &Operand<'_>,
-        constants: K::Constants,
-        rows: &Rows<'_>,
-        sink: Sink<'_>,
-    ) -> Result<Option<NullBuffer>, KernelError> {
-        run_unary::<W, K>(operand, constants, rows, sink)
     }
 }
 
@@ -101,6 +58,7 @@ pub(crate) struct EstimatedDivision;
 impl Division<i64> for EstimatedDivision {
     /// The divisor and its reciprocal.
     type Prepared = (i64, f64);
+    type Copies = Multiversioned;
     fn prepare(divisor: i64) -> (i64, f64) {
         (divisor, estimate::inverse(divisor))
     }
@@ -111,23 +69,6 @@ impl Division<i64> for EstimatedDivision {
     #[inline(always)]
     fn div_rem_by(n: i64, &(d, inverse): &(i64, f64)) -> (i64, i64) {
         estimate::div_rem(n, d, inverse)
-    }
-    fn run<K: BinaryKernel<i64>>(
-        lhs: &Operand<'_>,
-        rhs: &Operand<'_>,
-        constants: K::Constants,
-        rows: &Rows<'_>,
-        sink: Sink<'_>,
-    ) -> Result<Option<NullBuffer>, KernelError> {
-        run_multiversioned::<i64, K>(lhs, rhs, constants, rows, sink)
-    }
-    fn run_unary<K: UnaryKernel<i64>>(
-        operand: &Operand<'_>,
-        constants: K::Constants,
-        rows: &Rows<'_>,
-        sink: Sink<'_>,
-    ) -> Result<Option<NullBuffer>, KernelError> {
-        run_unary_multiversioned::<i64, K>(operand, constants, rows, sink)
     }
 }
 
