@@ -1,14 +1,20 @@
 //! The loops compiled for x86-64-v3 (AVX2, FMA, BMI1, BMI2, LZCNT, MOVBE;
 //! x86-64 only), and the check that this CPU runs them.
 //!
-//! The loops of `loops` under `#[target_feature]`: 256-bit vectors of 64-bit
-//! lanes with 64-bit comparisons (`vpcmpgtq`), fused multiply-adds for the
-//! floating-point estimates, and `mulx`, `lzcnt` and flagless shifts in the
-//! scalar parts.
+//! Each function is a loop of `loops` under `#[target_feature]`: 256-bit
+//! vectors of 64-bit lanes with 64-bit comparisons (`vpcmpgtq`), fused
+//! multiply-adds for the floating-point estimates, and `mulx`, `lzcnt`
+//! and flagless shifts in the scalar parts.
 
-use crate::driver::loops::BlockLoop;
+use core::mem::MaybeUninit;
 
-/// Whether this CPU runs [`run`]: it has the features it is compiled with.
+use crate::columns::storage::Stored;
+use crate::driver::kernel::{BinaryKernel, UnaryKernel};
+use crate::driver::loops::{binary_loop, binary_words_loop, unary_loop, unary_words_loop};
+use crate::int::work::Work;
+
+/// Whether this CPU runs the functions here: the features they are
+/// compiled with.
 pub(crate) fn available() -> bool {
     std::is_x86_feature_detected!("avx2")
         && std::is_x86_feature_detected!("fma")
@@ -18,8 +24,50 @@ pub(crate) fn available() -> bool {
         && std::is_x86_feature_detected!("movbe")
 }
 
-/// `block`'s loop compiled with x86-64-v3's features.
+/// [`Stored::magnitude_bits`] compiled for x86-64-v3.
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
-pub(crate) fn run<L: BlockLoop>(block: L) -> L::Output {
-    block.run()
+pub(crate) fn magnitude_bits<S: Stored>(values: &[S]) -> u32 {
+    S::magnitude_bits(values)
+}
+
+/// The binary block loop compiled for x86-64-v3.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+pub(crate) fn binary_block<W: Work, K: BinaryKernel<W>>(
+    a: &[W],
+    b: &[W],
+    out: &mut [MaybeUninit<W>],
+    c: &K::Constants,
+) -> u8 {
+    binary_loop::<W, K>(a, b, out, c)
+}
+
+/// The binary words loop compiled for x86-64-v3.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+pub(crate) fn binary_words_block<S: Stored, W: Work, K: BinaryKernel<W>>(
+    a: &[S::Words],
+    b: &[S::Words],
+    out: &mut [MaybeUninit<S::Words>],
+    c: &K::Constants,
+) -> u8 {
+    binary_words_loop::<S, W, K>(a, b, out, c)
+}
+
+/// The unary block loop compiled for x86-64-v3.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+pub(crate) fn unary_block<W: Work, K: UnaryKernel<W>>(
+    a: &[W],
+    out: &mut [MaybeUninit<W>],
+    c: &K::Constants,
+) -> u8 {
+    unary_loop::<W, K>(a, out, c)
+}
+
+/// The unary words loop compiled for x86-64-v3.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+pub(crate) fn unary_words_block<S: Stored, W: Work, K: UnaryKernel<W>>(
+    a: &[S::Words],
+    out: &mut [MaybeUninit<S::Words>],
+    c: &K::Constants,
+) -> u8 {
+    unary_words_loop::<S, W, K>(a, out, c)
 }

@@ -1,13 +1,19 @@
 //! The loops compiled for AVX-512 (x86-64 only), and the check that this
 //! CPU runs them.
 //!
-//! The loops of `loops` under `#[target_feature]`: 64-bit multiplies
-//! (`vpmullq`), 64-bit arithmetic shifts and comparisons into mask registers
-//! vectorize.
+//! Each function is a loop of `loops` under
+//! `#[target_feature]`: 64-bit multiplies (`vpmullq`), 64-bit arithmetic
+//! shifts and comparisons into mask registers vectorize.
 
-use crate::driver::loops::BlockLoop;
+use core::mem::MaybeUninit;
 
-/// Whether this CPU runs [`run`]: it has the features it is compiled with.
+use crate::columns::storage::Stored;
+use crate::driver::kernel::{BinaryKernel, UnaryKernel};
+use crate::driver::loops::{binary_loop, binary_words_loop, unary_loop, unary_words_loop};
+use crate::int::work::Work;
+
+/// Whether this CPU runs the functions here: the features they are
+/// compiled with.
 pub(crate) fn available() -> bool {
     std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512dq")
@@ -16,8 +22,50 @@ pub(crate) fn available() -> bool {
         && std::is_x86_feature_detected!("bmi2")
 }
 
-/// `block`'s loop compiled with AVX-512.
+/// [`Stored::magnitude_bits`] compiled with AVX-512.
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
-pub(crate) fn run<L: BlockLoop>(block: L) -> L::Output {
-    block.run()
+pub(crate) fn magnitude_bits<S: Stored>(values: &[S]) -> u32 {
+    S::magnitude_bits(values)
+}
+
+/// The binary block loop compiled with AVX-512.
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
+pub(crate) fn binary_block<W: Work, K: BinaryKernel<W>>(
+    a: &[W],
+    b: &[W],
+    out: &mut [MaybeUninit<W>],
+    c: &K::Constants,
+) -> u8 {
+    binary_loop::<W, K>(a, b, out, c)
+}
+
+/// The binary words loop compiled with AVX-512.
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
+pub(crate) fn binary_words_block<S: Stored, W: Work, K: BinaryKernel<W>>(
+    a: &[S::Words],
+    b: &[S::Words],
+    out: &mut [MaybeUninit<S::Words>],
+    c: &K::Constants,
+) -> u8 {
+    binary_words_loop::<S, W, K>(a, b, out, c)
+}
+
+/// The unary block loop compiled with AVX-512.
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
+pub(crate) fn unary_block<W: Work, K: UnaryKernel<W>>(
+    a: &[W],
+    out: &mut [MaybeUninit<W>],
+    c: &K::Constants,
+) -> u8 {
+    unary_loop::<W, K>(a, out, c)
+}
+
+/// The unary words loop compiled with AVX-512.
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
+pub(crate) fn unary_words_block<S: Stored, W: Work, K: UnaryKernel<W>>(
+    a: &[S::Words],
+    out: &mut [MaybeUninit<S::Words>],
+    c: &K::Constants,
+) -> u8 {
+    unary_words_loop::<S, W, K>(a, out, c)
 }

@@ -13,7 +13,6 @@ use crate::columns::in_place::InPlace;
 use crate::columns::storage::Stored;
 use crate::driver::copies::{Copies, binary_words_block, unary_words_block};
 use crate::driver::kernel::{BinaryKernel, UnaryKernel};
-use crate::driver::loops::{BinaryBlock, UnaryBlock};
 use crate::int::work::Work;
 
 /// One binary operator shape's loop over a block, and over single rows,
@@ -94,7 +93,7 @@ impl<W: Work, K: UnaryKernel<W>, C> UnaryLoops<W, K, C> {
 // return `None`.
 unsafe impl<W: InPlace, K: BinaryKernel<W>, C: Copies> BinaryBlocks<W> for BinaryLoops<W, K, C> {
     fn block(&self, a: &[W], b: &[W], out: &mut [MaybeUninit<W>]) -> u8 {
-        C::run(BinaryBlock::<W, K> { a, b, out, c: &self.constants })
+        C::binary_block::<W, K>(a, b, out, &self.constants)
     }
     fn block_of_i128_words(
         &self,
@@ -121,7 +120,7 @@ unsafe impl<W: InPlace, K: BinaryKernel<W>, C: Copies> BinaryBlocks<W> for Binar
 // `unary_words_loop`, which zip `a` with `out`.
 unsafe impl<W: InPlace, K: UnaryKernel<W>, C: Copies> UnaryBlocks<W> for UnaryLoops<W, K, C> {
     fn block(&self, a: &[W], out: &mut [MaybeUninit<W>]) -> u8 {
-        C::run(UnaryBlock::<W, K> { a, out, c: &self.constants })
+        C::unary_block::<W, K>(a, out, &self.constants)
     }
     fn block_of_i128_words(&self, a: &[[u64; 2]], out: &mut [MaybeUninit<[u64; 2]>]) -> Option<u8> {
         unary_words_block::<i128, W, K, C>(a, out, &self.constants)

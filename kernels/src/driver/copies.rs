@@ -14,24 +14,84 @@ use crate::columns::storage::Stored;
 use crate::driver::isa::Isa;
 use crate::driver::isa::Runnable;
 use crate::driver::kernel::{BinaryKernel, UnaryKernel};
-use crate::driver::loops::{BinaryWordsBlock, BlockLoop, Measure, UnaryWordsBlock};
+use crate::driver::loops::{binary_loop, binary_words_loop, unary_loop, unary_words_loop};
 #[cfg(target_arch = "x86_64")]
 use crate::driver::{avx2, avx512};
+use crate::int::work::Work;
 
 /// Which compiled copies of a kernel's loops a call can use.
 pub(crate) trait Copies: 'static {
-    /// Runs `block`'s loop in one of the copies.
-    fn run<L: BlockLoop>(block: L) -> L::Output;
+    /// [`binary_loop`].
+    fn binary_block<W: Work, K: BinaryKernel<W>>(
+        a: &[W],
+        b: &[W],
+        out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8;
+
+    /// [`binary_words_loop`].
+    fn binary_words_block<S: Stored, W: Work, K: BinaryKernel<W>>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
+        c: &K::Constants,
+    ) -> u8;
+
+    /// [`unary_loop`].
+    fn unary_block<W: Work, K: UnaryKernel<W>>(
+        a: &[W],
+        out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8;
+
+    /// [`unary_words_loop`].
+    fn unary_words_block<S: Stored, W: Work, K: UnaryKernel<W>>(
+        a: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
+        c: &K::Constants,
+    ) -> u8;
 }
 
 /// The loops compiled for the build's target only.
 pub(crate) struct Portable;
 
 impl Copies for Portable {
-    /// Out of line, as the other copies are: one function per loop.
     #[inline(never)]
-    fn run<L: BlockLoop>(block: L) -> L::Output {
-        block.run()
+    fn binary_block<W: Work, K: BinaryKernel<W>>(
+        a: &[W],
+        b: &[W],
+        out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8 {
+        binary_loop::<W, K>(a, b, out, c)
+    }
+
+    #[inline(never)]
+    fn binary_words_block<S: Stored, W: Work, K: BinaryKernel<W>>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
+        c: &K::Constants,
+    ) -> u8 {
+        binary_words_loop::<S, W, K>(a, b, out, c)
+    }
+
+    #[inline(never)]
+    fn unary_block<W: Work, K: UnaryKernel<W>>(
+        a: &[W],
+        out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8 {
+        unary_loop::<W, K>(a, out, c)
+    }
+
+    #[inline(never)]
+    fn unary_words_block<S: Stored, W: Work, K: UnaryKernel<W>>(
+        a: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
+        c: &K::Constants,
+    ) -> u8 {
+        unary_words_loop::<S, W, K>(a, out, c)
     }
 }
 
@@ -60,29 +120,98 @@ pub(crate) type Multiversioned = Chosen<Active>;
 
 impl<P: Choice> Copies for Chosen<P> {
     #[inline(always)]
-    fn run<L: BlockLoop>(block: L) -> L::Output {
-        run_in(P::copy(), block)
+    fn binary_block<W: Work, K: BinaryKernel<W>>(
+        a: &[W],
+        b: &[W],
+        out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8 {
+        match P::copy().isa() {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                // SAFETY: a `Runnable` level runs on this CPU (checked at run
+                // time when it was made), and the copy is compiled with its
+                // features.
+                unsafe { avx512::binary_block::<W, K>(a, b, out, c) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+                // this CPU, and the copy is compiled with its features.
+                unsafe { avx2::binary_block::<W, K>(a, b, out, c) }
+            }
+            _ => Portable::binary_block::<W, K>(a, b, out, c),
+        }
     }
-}
 
-/// Runs `block`'s loop in `copy`.
-#[inline(always)]
-pub(crate) fn run_in<L: BlockLoop>(copy: Runnable, block: L) -> L::Output {
-    match copy.isa() {
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => {
-            // SAFETY: a `Runnable` level runs on this CPU (checked at run
-            // time when it was made), and this copy is compiled with its
-            // features.
-            unsafe { avx512::run(block) }
+    #[inline(always)]
+    fn binary_words_block<S: Stored, W: Work, K: BinaryKernel<W>>(
+        a: &[S::Words],
+        b: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
+        c: &K::Constants,
+    ) -> u8 {
+        match P::copy().isa() {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                // SAFETY: a `Runnable` level runs on this CPU, and the copy is
+                // compiled with its features.
+                unsafe { avx512::binary_words_block::<S, W, K>(a, b, out, c) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+                // this CPU, and the copy is compiled with its features.
+                unsafe { avx2::binary_words_block::<S, W, K>(a, b, out, c) }
+            }
+            _ => Portable::binary_words_block::<S, W, K>(a, b, out, c),
         }
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => {
-            // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
-            // this CPU, and this copy is compiled with its features.
-            unsafe { avx2::run(block) }
+    }
+
+    #[inline(always)]
+    fn unary_block<W: Work, K: UnaryKernel<W>>(
+        a: &[W],
+        out: &mut [MaybeUninit<W>],
+        c: &K::Constants,
+    ) -> u8 {
+        match P::copy().isa() {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                // SAFETY: a `Runnable` level runs on this CPU, and the copy is
+                // compiled with its features.
+                unsafe { avx512::unary_block::<W, K>(a, out, c) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+                // this CPU, and the copy is compiled with its features.
+                unsafe { avx2::unary_block::<W, K>(a, out, c) }
+            }
+            _ => Portable::unary_block::<W, K>(a, out, c),
         }
-        _ => Portable::run(block),
+    }
+
+    #[inline(always)]
+    fn unary_words_block<S: Stored, W: Work, K: UnaryKernel<W>>(
+        a: &[S::Words],
+        out: &mut [MaybeUninit<S::Words>],
+        c: &K::Constants,
+    ) -> u8 {
+        match P::copy().isa() {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                // SAFETY: a `Runnable` level runs on this CPU, and the copy is
+                // compiled with its features.
+                unsafe { avx512::unary_words_block::<S, W, K>(a, out, c) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+                // this CPU, and the copy is compiled with its features.
+                unsafe { avx2::unary_words_block::<S, W, K>(a, out, c) }
+            }
+            _ => Portable::unary_words_block::<S, W, K>(a, out, c),
+        }
     }
 }
 
@@ -94,11 +223,11 @@ pub(crate) fn binary_words_block<S: Stored, W: InPlace, K: BinaryKernel<W>, C: C
     a: &[S::Words],
     b: &[S::Words],
     out: &mut [MaybeUninit<S::Words>],
-    c: &K::Constants,
+    constants: &K::Constants,
 ) -> Option<u8> {
     // Compiled only where it pays and the storage is wider.
     if const { W::WORDS_PAY && narrower_than_storage::<S, W>() } {
-        Some(C::run(BinaryWordsBlock::<S, W, K> { a, b, out, c }))
+        Some(C::binary_words_block::<S, W, K>(a, b, out, constants))
     } else {
         None
     }
@@ -109,17 +238,45 @@ pub(crate) fn binary_words_block<S: Stored, W: InPlace, K: BinaryKernel<W>, C: C
 pub(crate) fn unary_words_block<S: Stored, W: InPlace, K: UnaryKernel<W>, C: Copies>(
     a: &[S::Words],
     out: &mut [MaybeUninit<S::Words>],
-    c: &K::Constants,
+    constants: &K::Constants,
 ) -> Option<u8> {
     if const { W::WORDS_PAY && narrower_than_storage::<S, W>() } {
-        Some(C::run(UnaryWordsBlock::<S, W, K> { a, out, c }))
+        Some(C::unary_words_block::<S, W, K>(a, out, constants))
     } else {
         None
     }
 }
 
-/// [`Stored::magnitude_bits`] of a column, in the copy this process runs
-/// (see [`Measure`]).
+/// [`Stored::magnitude_bits`] of a column, in the copy this process runs:
+/// the pass vectorizes at any width, but 64-bit arithmetic shifts (the sign
+/// of each word) take one instruction only with AVX-512, and 64-bit
+/// comparisons stand in for them with AVX2.
 pub(crate) fn magnitude_bits<S: Stored>(values: &[S]) -> u32 {
-    run_in(Runnable::active(), Measure(values))
+    magnitude_bits_in(Runnable::active(), values)
+}
+
+/// [`magnitude_bits`] in `copy`.
+pub(crate) fn magnitude_bits_in<S: Stored>(copy: Runnable, values: &[S]) -> u32 {
+    match copy.isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: a `Runnable` level runs on this CPU, and the copy is
+            // compiled with its features.
+            unsafe { avx512::magnitude_bits(values) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+            // this CPU, and the copy is compiled with its features.
+            unsafe { avx2::magnitude_bits(values) }
+        }
+        _ => measure_portable(values),
+    }
+}
+
+/// [`Stored::magnitude_bits`] compiled for the build's target, out of line
+/// as the other copies are.
+#[inline(never)]
+fn measure_portable<S: Stored>(values: &[S]) -> u32 {
+    S::magnitude_bits(values)
 }

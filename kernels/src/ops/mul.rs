@@ -352,9 +352,8 @@ fn product(
 mod tests {
     use super::*;
     use crate::columns::in_place::InPlace;
-    use crate::driver::copies::run_in;
+    use crate::driver::copies::magnitude_bits_in;
     use crate::driver::isa::Runnable;
-    use crate::driver::loops::Measure;
     use crate::driver::rows::{OverflowPolicy, Policies};
     use crate::int::rounding::HalfEven;
     use crate::testing::{assert_same_outcome, call, call_in, values};
@@ -547,13 +546,13 @@ mod tests {
             let wide: Vec<i128> = v.iter().map(|&x| i128::from(x) << 40).collect();
             for copy in Runnable::all() {
                 assert_eq!(
-                    run_in(copy, Measure(&v[..])),
+                    magnitude_bits_in(copy, &v),
                     <i64 as crate::columns::storage::Stored>::magnitude_bits(&v),
                     "{:?} copy, {bits} bits",
                     copy.isa()
                 );
                 assert_eq!(
-                    run_in(copy, Measure(&wide[..])),
+                    magnitude_bits_in(copy, &wide),
                     <i128 as crate::columns::storage::Stored>::magnitude_bits(&wide),
                     "{:?} copy, {bits} bits << 40",
                     copy.isa()
