@@ -1,10 +1,14 @@
 //! Division of 64-bit integers by a double-precision estimate, exact after
 //! correction, with no hardware divide: the form of a quotient row that
-//! vectorizes where `i64` ↔ `f64` conversions and 64-bit multiplies do
-//! (AVX-512DQ). A hardware `idiv` takes about ten cycles per row and never
-//! vectorizes; in a loop that cannot vectorize the estimate's extra
-//! conversions cost more than they save, so the kernels use it only in the
-//! AVX-512 copy of the loop (see `driver::binary::run_multiversioned`).
+//! vectorizes where `i64` ↔ `f64` conversions and 64-bit multiplies do. A
+//! hardware `idiv` takes about ten cycles per row and never vectorizes.
+//! AVX-512DQ converts in one instruction per vector ([`Instructions`]);
+//! AVX2 has no such instruction, and [`ExponentBits`] converts there with
+//! integer and float adds on the bits (the two halves of 32 bits of a wide
+//! value placed in the mantissas of `2^84` and `2^52`, after the well-known
+//! "magic number" conversions). Which copy of the loops uses which, and
+//! why, is measured where the kernels choose (`ops::shared::division`,
+//! `ops::mul`).
 //!
 //! For `|n| < 2^63`, `0 < |d| < 2^61` and `inv = 1 / f64(d)`:
 //!
@@ -36,21 +40,22 @@
 /// `2^12 + |d|`, must fit `i64` with room for the correction.
 pub(crate) const DIVISOR_BITS: u32 = 61;
 
-/// `1 / d` for a divisor `0 < |d| < 2^61`.
+/// `1 / d` for a divisor `0 < |d| < 2^61`, converted by `C`.
 #[inline(always)]
 #[must_use]
-pub(crate) fn inverse(d: i64) -> f64 {
-    1.0 / d as f64
+pub(crate) fn inverse<C: Conversion>(d: i64) -> f64 {
+    1.0 / C::to_f64(d)
 }
 
 /// Truncating quotient and remainder of `n / d` from `inverse = 1 / d`, for
-/// `|n| < 2^63` and `0 < |d| < 2^61`; equal to `(n / d, n % d)`.
+/// `|n| < 2^63` and `0 < |d| < 2^61`; equal to `(n / d, n % d)`. `C` says
+/// how the loop converts between `i64` and `f64`.
 #[inline(always)]
 #[must_use]
-pub(crate) fn div_rem(n: i64, d: i64, inverse: f64) -> (i64, i64) {
-    let q = truncate(n as f64 * inverse);
+pub(crate) fn div_rem<C: Conversion>(n: i64, d: i64, inverse: f64) -> (i64, i64) {
+    let q = C::near(C::to_f64(n) * inverse);
     let r = n.wrapping_sub(q.wrapping_mul(d));
-    refine(n >> 63, d, inverse, q, r)
+    refine::<C>(n >> 63, d, inverse, q, r)
 }
 
 /// Divisors of [`div_rem_product`] stay below `2^PRODUCT_DIVISOR_BITS`: its
@@ -62,25 +67,138 @@ pub(crate) const PRODUCT_DIVISOR_BITS: u32 = 50;
 /// `|a * b / d| < 2^63 - 1`; the product itself may need up to 126 bits.
 #[inline(always)]
 #[must_use]
-pub(crate) fn div_rem_product(a: i64, b: i64, d: i64, inverse: f64) -> (i64, i64) {
-    let q = truncate(a as f64 * b as f64 * inverse);
+pub(crate) fn div_rem_product<C: Conversion>(a: i64, b: i64, d: i64, inverse: f64) -> (i64, i64) {
+    let q = C::near(C::to_f64(a) * C::to_f64(b) * inverse);
     // The exact remainder is below 2^62.5 in magnitude, so the low 64 bits
     // of `a * b - q * d` are all of it.
     let r = a.wrapping_mul(b).wrapping_sub(q.wrapping_mul(d));
-    refine((a ^ b) >> 63, d, inverse, q, r)
+    refine::<C>((a ^ b) >> 63, d, inverse, q, r)
 }
 
 /// The second estimate and the last step, from a first quotient `q` within
-/// `2^12.5` of `n / d` and its exact remainder `r = n - q*d`; `sign` is all
-/// ones for a negative dividend (either sign for a zero one).
+/// `2^12.5` of `n / d` and its exact remainder `r = n - q*d` (both exact
+/// modulo `2^64`); `sign` is all ones for a negative dividend (either sign
+/// for a zero one).
 #[inline(always)]
-fn refine(sign: i64, d: i64, inverse: f64, q: i64, r: i64) -> (i64, i64) {
-    let e = r as f64 * inverse;
-    // Nearest integer, without a library call: `round` is not an instruction
-    // on the x86-64 baseline.
-    let e = truncate(e + 0.5f64.copysign(e));
+fn refine<C: Conversion>(sign: i64, d: i64, inverse: f64, q: i64, r: i64) -> (i64, i64) {
+    let e = C::nearest_small(C::to_f64(r) * inverse);
     let (q, r) = (q.wrapping_add(e), r.wrapping_sub(e.wrapping_mul(d)));
     correct(sign, d, q, r)
+}
+
+/// How a loop converts between `i64` and `f64`. The estimates convert both
+/// ways; that is one instruction in scalar x86-64 code and in AVX-512 lanes,
+/// but AVX2 and SSE2 lanes have no such instruction, and compilers then
+/// convert lane by lane in scalar code.
+pub(crate) trait Conversion: Copy + Send + Sync + core::fmt::Debug + 'static {
+    /// `n` rounded to the nearest `f64`.
+    fn to_f64(n: i64) -> f64;
+    /// An integer within one of `v` for `|v| < 2^63 - 1024`, or any integer
+    /// congruent to one modulo `2^64`; some integer, never undefined
+    /// behaviour, for any other `v` (NaN included).
+    fn near(v: f64) -> i64;
+    /// The nearest integer to `v` for `|v| < 2^50`, either way at a tie.
+    fn nearest_small(v: f64) -> i64;
+}
+
+/// A [`Conversion`], as a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ConversionKind {
+    /// [`Instructions`].
+    Instructions,
+    /// [`ExponentBits`].
+    ExponentBits,
+}
+
+/// Runs `$body` with `$c` the [`Conversion`] type of a [`ConversionKind`].
+macro_rules! with_conversion {
+    ($kind:expr, $c:ident => $body:expr) => {
+        match $kind {
+            $crate::int::estimate::ConversionKind::Instructions => {
+                type $c = $crate::int::estimate::Instructions;
+                $body
+            }
+            $crate::int::estimate::ConversionKind::ExponentBits => {
+                type $c = $crate::int::estimate::ExponentBits;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_conversion;
+
+/// The conversion instructions (`cvtsi2sd`, `cvttsd2si` and their AVX-512DQ
+/// vector forms).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Instructions;
+
+impl Conversion for Instructions {
+    #[inline(always)]
+    fn to_f64(n: i64) -> f64 {
+        n as f64
+    }
+
+    #[inline(always)]
+    fn near(v: f64) -> i64 {
+        truncate(v)
+    }
+
+    #[inline(always)]
+    fn nearest_small(v: f64) -> i64 {
+        // No library call: `round` is not an instruction on the x86-64
+        // baseline.
+        truncate(v + 0.5f64.copysign(v))
+    }
+}
+
+/// Conversions by arithmetic on the bits, which vectorizes wherever 64-bit
+/// lanes add, shift and mask: for an integer `0 <= m < 2^52` the `f64`
+/// `2^52 + m` holds `m` in its low 52 bits, and adding `1.5 · 2^52` to a
+/// float below `2^51` in magnitude rounds it to an integer held in the low
+/// bits the same way. Wider values go in two halves of 32 bits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ExponentBits;
+
+/// `2^52`: the low 52 bits of `2^52 + m` hold `m`.
+const TWO_TO_52: f64 = 4_503_599_627_370_496.0;
+/// `2^32`.
+const TWO_TO_32: f64 = 4_294_967_296.0;
+/// `1.5 · 2^52`: floats within `2^51` of it are integers held in the low bits.
+const ROUNDING_BIAS: f64 = 6_755_399_441_055_744.0;
+/// `2^84`, whose low 52 bits hold multiples of `2^32`.
+const TWO_TO_84: u64 = 0x4530_0000_0000_0000;
+/// `2^84 + 2^63 + 2^52`: removes the bias of both halves at once.
+const HALVES_BIAS: f64 = 19_342_822_341_709_703_277_445_120.0;
+
+impl Conversion for ExponentBits {
+    #[inline(always)]
+    fn to_f64(n: i64) -> f64 {
+        // n + 2^63 = high · 2^32 + low, both halves below 2^32. `2^84 +
+        // high · 2^32` and `2^52 + low` are exact floats; the first less
+        // `HALVES_BIAS` is exact too (a multiple of 2^32 below 2^64), so the
+        // sum rounds once.
+        let biased = n.cast_unsigned() ^ (1 << 63);
+        let high = f64::from_bits((biased >> 32) | TWO_TO_84);
+        let low = f64::from_bits((biased & 0xffff_ffff) | TWO_TO_52.to_bits());
+        (high - HALVES_BIAS) + low
+    }
+
+    #[inline(always)]
+    fn near(v: f64) -> i64 {
+        // v = high · 2^32 + rest, with high = round(v / 2^32) and rest exact
+        // (Sterbenz: high · 2^32 is within 2^31 of v, or zero) and at most
+        // 2^31 in magnitude; each part rounds to an integer by the bias, and
+        // their sum modulo 2^64 is v's nearest integer modulo 2^64.
+        let high = v * (1.0 / TWO_TO_32) + ROUNDING_BIAS;
+        let rest = v - (high - ROUNDING_BIAS) * TWO_TO_32;
+        let high = high.to_bits().wrapping_sub(ROUNDING_BIAS.to_bits()).cast_signed();
+        (high << 32).wrapping_add(Self::nearest_small(rest))
+    }
+
+    #[inline(always)]
+    fn nearest_small(v: f64) -> i64 {
+        (v + ROUNDING_BIAS).to_bits().wrapping_sub(ROUNDING_BIAS.to_bits()).cast_signed()
+    }
 }
 
 /// The largest `f64` below `2^63`.
@@ -132,10 +250,28 @@ mod tests {
     use proptest::prelude::*;
     use rstest::rstest;
 
+    /// [`div_rem`] with each conversion, which must agree.
+    #[track_caller]
+    fn div_rem_each(n: i64, d: i64) -> (i64, i64) {
+        let by_instructions = div_rem::<Instructions>(n, d, inverse::<Instructions>(d));
+        let by_bits = div_rem::<ExponentBits>(n, d, inverse::<ExponentBits>(d));
+        assert_eq!(by_bits, by_instructions, "{n} / {d}: exponent bits against instructions");
+        by_instructions
+    }
+
+    /// [`div_rem_product`] with each conversion, which must agree.
+    #[track_caller]
+    fn div_rem_product_each(a: i64, b: i64, d: i64) -> (i64, i64) {
+        let by_instructions = div_rem_product::<Instructions>(a, b, d, inverse::<Instructions>(d));
+        let by_bits = div_rem_product::<ExponentBits>(a, b, d, inverse::<ExponentBits>(d));
+        assert_eq!(by_bits, by_instructions, "{a} * {b} / {d}: exponent bits against instructions");
+        by_instructions
+    }
+
     #[track_caller]
     fn assert_exact(n: i64, d: i64) {
         for (n, d) in [(n, d), (-n, d), (n, -d), (-n, -d)] {
-            assert_eq!(div_rem(n, d, inverse(d)), (n / d, n % d), "{n} / {d}");
+            assert_eq!(div_rem_each(n, d), (n / d, n % d), "{n} / {d}");
         }
     }
 
@@ -166,17 +302,48 @@ mod tests {
     fn inputs_outside_the_preconditions_return(#[case] n: i64, #[case] d: i64) {
         // Any value: the point is that no NaN or infinity reaches the
         // unchecked conversion (Miri or a debug build would trap there).
-        let _ = div_rem(n, d, inverse(d));
-        let _ = div_rem(n, d, f64::NAN);
+        let _ = div_rem::<Instructions>(n, d, inverse::<Instructions>(d));
+        let _ = div_rem::<Instructions>(n, d, f64::NAN);
+        let _ = div_rem::<ExponentBits>(n, d, inverse::<ExponentBits>(d));
+        let _ = div_rem::<ExponentBits>(n, d, f64::NAN);
+        let _ = ExponentBits::near(f64::NAN);
+        let _ = ExponentBits::near(f64::NEG_INFINITY);
         assert_eq!(truncate(f64::NAN), truncate(-BELOW_TWO_TO_63));
         assert_eq!(truncate(f64::INFINITY), truncate(BELOW_TWO_TO_63));
+    }
+
+    #[rstest]
+    #[case::zero(0)]
+    #[case::one(1)]
+    #[case::minus_one(-1)]
+    #[case::largest(i64::MAX)]
+    #[case::smallest(i64::MIN)]
+    #[case::two_to_32(1 << 32)]
+    #[case::below_two_to_32((1 << 32) - 1)]
+    #[case::minus_two_to_32(-(1 << 32))]
+    #[case::beyond_53_bits_odd((1 << 53) + 1)]
+    #[case::tie_to_even_below((1 << 54) + 2)]
+    #[case::tie_to_even_above((1 << 54) + 6)]
+    #[case::sixty_bits_of_money(-999_999_999_999_999_999)]
+    fn exponent_bits_convert_as_the_instructions_do(#[case] n: i64) {
+        assert_eq!(ExponentBits::to_f64(n).to_bits(), (n as f64).to_bits(), "{n}");
+        // The nearest integer of an integer-valued float is itself (below
+        // 2^63); ties of halves round to even.
+        let v = n as f64;
+        if v.abs() < BELOW_TWO_TO_63 {
+            assert_eq!(ExponentBits::near(v), v as i64, "{v}");
+        }
+        assert_eq!(ExponentBits::near(2.5), 2);
+        assert_eq!(ExponentBits::near(-3.5), -4);
+        assert_eq!(ExponentBits::nearest_small(-0.4), 0);
+        assert_eq!(ExponentBits::nearest_small(1e15 + 0.75), 1_000_000_000_000_001);
     }
 
     #[test]
     fn every_small_pair() {
         for n in -300..=300 {
             for d in (-40..=40).filter(|&d| d != 0) {
-                assert_eq!(div_rem(n, d, inverse(d)), (n / d, n % d), "{n} / {d}");
+                assert_eq!(div_rem_each(n, d), (n / d, n % d), "{n} / {d}");
             }
         }
     }
@@ -192,7 +359,7 @@ mod tests {
     fn assert_exact_product(a: i64, b: i64, d: i64) {
         for (a, b) in [(a, b), (-a, b), (a, -b), (-a, -b)] {
             let want = exact_product_div_rem(a, b, d);
-            assert_eq!(div_rem_product(a, b, d, inverse(d)), want, "{a} * {b} / {d}");
+            assert_eq!(div_rem_product_each(a, b, d), want, "{a} * {b} / {d}");
         }
     }
 
@@ -225,7 +392,7 @@ mod tests {
                     q.unsigned_abs() < u128::from(i64::MAX.unsigned_abs())
                 };
                 let b = (0..64).map(|s| b >> s).find(|&b| fits(b)).unwrap_or(0);
-                prop_assert_eq!(div_rem_product(a, b, d, inverse(d)), exact_product_div_rem(a, b, d));
+                prop_assert_eq!(div_rem_product_each(a, b, d), exact_product_div_rem(a, b, d));
             }
         }
 
@@ -247,13 +414,22 @@ mod tests {
         fn matches_hardware_division(n in -i64::MAX..=i64::MAX, d in 1i64..(1 << DIVISOR_BITS), shift in 0u32..61, negative in any::<bool>()) {
             let d = (d >> shift).max(1);
             let d = if negative { -d } else { d };
-            prop_assert_eq!(div_rem(n, d, inverse(d)), (n / d, n % d));
+            prop_assert_eq!(div_rem_each(n, d), (n / d, n % d));
+        }
+
+        #[test]
+        fn exponent_bits_match_the_instructions(n in any::<i64>(), v in -BELOW_TWO_TO_63..BELOW_TWO_TO_63) {
+            prop_assert_eq!(ExponentBits::to_f64(n).to_bits(), (n as f64).to_bits());
+            // Within one of the truncation, and the nearest integer.
+            let near = ExponentBits::near(v);
+            prop_assert!(near.abs_diff(v as i64) <= 1, "{} from {}", near, v);
+            prop_assert!((near as f64 - v).abs() <= 0.5, "{} from {}", near, v);
         }
 
         #[test]
         fn quotients_near_integers(q in -(1i64 << 40)..(1 << 40), d in 1i64..(1 << 22), r in -1i64..=1) {
             let n = q * d + r;
-            prop_assert_eq!(div_rem(n, d, inverse(d)), (n / d, n % d));
+            prop_assert_eq!(div_rem_each(n, d), (n / d, n % d));
         }
     }
 }

@@ -25,10 +25,13 @@ use crate::driver::output::compute_output;
 use crate::driver::output::{Output, Recycled};
 use crate::driver::plan::{plan, shift_bits};
 use crate::driver::rows::Rows;
+use crate::int::estimate::with_conversion;
 use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::shared::division::{Division, EstimatedDivision, WorkDivision, estimate_serves};
+use crate::ops::shared::division::{
+    Division, EstimatedDivision, WorkDivision, estimate_conversion,
+};
 use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
 
 /// The shape of a division, from the operand and result types.
@@ -148,8 +151,10 @@ fn quotient(
     let (_, down) = spec.shifts();
     // The scaled divisor's bound, a zero divisor counting as one.
     let divisor_bits = plan.rhs.max(1) + shift_bits(down);
-    if estimate_serves(plan.width, divisor_bits) {
-        return divide::<i64, EstimatedDivision>(lhs, rhs, spec, rows, sink);
+    if let Some(conversion) = estimate_conversion(plan.width, divisor_bits) {
+        return with_conversion!(conversion, C => {
+            divide::<i64, EstimatedDivision<C>>(lhs, rhs, spec, rows, sink)
+        });
     }
     with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, rows, sink))
 }
@@ -183,6 +188,7 @@ mod tests {
     use super::*;
     use crate::driver::output::output;
     use crate::driver::rows::{OverflowPolicy, Policies};
+    use crate::int::estimate::ConversionKind;
     use crate::testing::assert_same_outcome;
     use arrow_buffer::NullBuffer;
 
@@ -233,10 +239,15 @@ mod tests {
                     .chain(divisors.into_iter().map(|d| (Operand::scalar(d), d.to_string())));
                 for (r, divisor) in rhs {
                     let l = Operand::array(&a[..]);
-                    let exact = divide_i64::<WorkDivision>(l, r, &spec, &rows);
-                    let estimated = divide_i64::<EstimatedDivision>(l, r, &spec, &rows);
-                    let context = format!("{rounding:?}, {policy:?}, divisor {divisor}");
-                    assert_same_outcome(exact, estimated, &context);
+                    for conversion in [ConversionKind::Instructions, ConversionKind::ExponentBits] {
+                        let exact = divide_i64::<WorkDivision>(l, r, &spec, &rows);
+                        let estimated = with_conversion!(conversion, C => {
+                            divide_i64::<EstimatedDivision<C>>(l, r, &spec, &rows)
+                        });
+                        let context =
+                            format!("{rounding:?}, {policy:?}, divisor {divisor}, {conversion:?}");
+                        assert_same_outcome(exact, estimated, &context);
+                    }
                 }
             }
         }

@@ -32,7 +32,7 @@ use crate::driver::output::compute_output;
 use crate::driver::output::{Output, Recycled};
 use crate::driver::plan::{Plan, needs_check, plan, shift_bits, storage_work};
 use crate::driver::rows::Rows;
-use crate::int::estimate;
+use crate::int::estimate::{self, Conversion, ConversionKind, with_conversion};
 use crate::int::magic::{Magic256, widening_mul};
 use crate::int::pow10::precision_bits;
 use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
@@ -175,14 +175,14 @@ pub(crate) struct EstimatedProductConstants {
 /// with exact correction (see `estimate`), all in 64-bit lanes, which
 /// vectorize on AVX-512 (money times a rate, rounded to the money's scale).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct EstimatedRoundedProduct<R>(core::marker::PhantomData<R>);
+pub(crate) struct EstimatedRoundedProduct<R, C>(core::marker::PhantomData<(R, C)>);
 
-impl<R: Rounding> BinaryKernel<i64> for EstimatedRoundedProduct<R> {
+impl<R: Rounding, C: Conversion> BinaryKernel<i64> for EstimatedRoundedProduct<R, C> {
     type Constants = EstimatedProductConstants;
 
     #[inline(always)]
     fn apply(a: i64, b: i64, c: &Self::Constants) -> (i64, u8) {
-        let (q, r) = estimate::div_rem_product(a, b, c.factor, c.inverse);
+        let (q, r) = estimate::div_rem_product::<C>(a, b, c.factor, c.inverse);
         let q = R::finish(q, r, c.factor, (a ^ b) < 0);
         (q, OVERFLOW * u8::from(q.exceeds(c.bound)))
     }
@@ -211,7 +211,31 @@ impl MulSpec {
             return None;
         }
         let bound = <i64 as Work>::precision_bound(self.result_precision.into());
-        Some(EstimatedProductConstants { factor, inverse: estimate::inverse(factor), bound })
+        Some(EstimatedProductConstants {
+            factor,
+            inverse: estimate::inverse::<estimate::Instructions>(factor),
+            bound,
+        })
+    }
+}
+
+/// Which conversion, if any, [`EstimatedRoundedProduct`] takes in the copy
+/// this process runs, for operands below `2^lhs_bits` and `2^rhs_bits`.
+/// AVX-512 lanes convert in one instruction. AVX2 lanes convert by exponent
+/// bits, which paid for products beyond `i64` (FixedPoint money × rate 9.6 →
+/// 6.4 ns a row, 8,192 rows) but not for products within it, which the
+/// exact `i64` product serves faster (FixedPoint (38,2) 4.4 → 7.6 ns); with
+/// the conversion instructions the AVX2 copy was 1.85 times slower on those
+/// and only 12% faster on money × rate. The portable copy's compiler
+/// vectorizes the estimate in SSE2 lanes with scalar conversions, slower
+/// than its other products.
+fn product_estimate(lhs_bits: u32, rhs_bits: u32) -> Option<ConversionKind> {
+    match active() {
+        Isa::Avx512 => Some(ConversionKind::Instructions),
+        Isa::Avx2 if lhs_bits + rhs_bits > i64::MAGNITUDE_BITS => {
+            Some(ConversionKind::ExponentBits)
+        }
+        _ => None,
     }
 }
 
@@ -304,17 +328,14 @@ fn product(
     let (width, operand_bits) = (plan.width, plan.lhs.max(plan.rhs));
     let operands_fit_i64 = operand_bits <= i64::MAGNITUDE_BITS;
     // Rounded products of i64 operands beyond i64 (money times a rate), in
-    // 64-bit lanes where they vectorize: the AVX-512 copy only. In the AVX2
-    // one they measured 1.85 times slower on FixedPoint (38,2) products
-    // (3.4 → 6.3 ns a row) and only 12% faster on money × rate (7.2 → 6.4),
-    // at 8,192 rows.
+    // 64-bit lanes where they vectorize.
     if width <= WorkWidth::I128
-        && active() == Isa::Avx512
+        && let Some(conversion) = product_estimate(plan.lhs, plan.rhs)
         && let Some(c) = spec.estimated_constants(plan.lhs, plan.rhs)
     {
-        return with_rounding!(spec.rounding, R => {
-            run_multiversioned::<i64, EstimatedRoundedProduct<R>>(l, r, c, rows, sink)
-        });
+        return with_conversion!(conversion, C => with_rounding!(spec.rounding, R => {
+            run_multiversioned::<i64, EstimatedRoundedProduct<R, C>>(l, r, c, rows, sink)
+        }));
     }
     // Products beyond i128 of operands within it, rescaled to a result within
     // it: computed in 128-bit halves.
@@ -355,6 +376,7 @@ mod tests {
     use crate::driver::copies::magnitude_bits_in;
     use crate::driver::isa::Runnable;
     use crate::driver::rows::{OverflowPolicy, Policies};
+    use crate::int::estimate::{ExponentBits, Instructions};
     use crate::int::rounding::HalfEven;
     use crate::testing::{assert_same_outcome, call, call_in, values};
     use arrow_buffer::NullBuffer;
@@ -395,7 +417,8 @@ mod tests {
         assert_copies_agree::<i128, RoundedProduct<HalfEven>>(spec(6, 20).constants(), 60);
         // Products of up to 112 bits, rounded by 10^15 to quotients within i64.
         let estimated = spec(15, 18).estimated_constants(56, 56).expect("served");
-        assert_copies_agree::<i64, EstimatedRoundedProduct<HalfEven>>(estimated, 56);
+        assert_copies_agree::<i64, EstimatedRoundedProduct<HalfEven, Instructions>>(estimated, 56);
+        assert_copies_agree::<i64, EstimatedRoundedProduct<HalfEven, ExponentBits>>(estimated, 56);
     }
 
     /// `bits` values below `2^bits` of both signs, with the extremes of the
@@ -449,13 +472,20 @@ mod tests {
                             let wide = with_rounding!(mode, R => {
                                 call::<i128, I256, RoundedProduct<R>>(l, r, spec.constants(), &rows)
                             });
-                            for copy in Runnable::all() {
-                                let ours = with_rounding!(mode, R => {
-                                    call_in::<i128, i64, EstimatedRoundedProduct<R>>(
-                                        copy, l, r, estimated, &rows,
-                                    )
+                            let conversions =
+                                [ConversionKind::Instructions, ConversionKind::ExponentBits];
+                            for (copy, conversion) in Runnable::all().flat_map(|copy| {
+                                conversions.into_iter().map(move |conversion| (copy, conversion))
+                            }) {
+                                let ours = with_conversion!(conversion, C => {
+                                    with_rounding!(mode, R => {
+                                        call_in::<i128, i64, EstimatedRoundedProduct<R, C>>(
+                                            copy, l, r, estimated, &rows,
+                                        )
+                                    })
                                 });
-                                let context = format!("{:?} copy, {context}", copy.isa());
+                                let context =
+                                    format!("{:?} copy, {conversion:?}, {context}", copy.isa());
                                 assert_same_outcome(wide.clone(), ours, &context);
                             }
                         }

@@ -37,10 +37,13 @@ use crate::driver::output::compute_output;
 use crate::driver::output::{Output, Recycled};
 use crate::driver::plan::{plan, shift_bits};
 use crate::driver::rows::Rows;
+use crate::int::estimate::with_conversion;
 use crate::int::i512::I512;
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::shared::division::{Division, EstimatedDivision, WorkDivision, estimate_serves};
+use crate::ops::shared::division::{
+    Division, EstimatedDivision, WorkDivision, estimate_conversion,
+};
 
 /// The shape of a remainder, from the operand types.
 ///
@@ -253,8 +256,10 @@ fn remainder(
         };
         return run::<I512, SteppedRemainder>(lhs, rhs, c, rows, sink);
     }
-    if estimate_serves(plan.width, divisor_bits) {
-        return divide::<i64, EstimatedDivision>(lhs, rhs, spec, rows, sink);
+    if let Some(conversion) = estimate_conversion(plan.width, divisor_bits) {
+        return with_conversion!(conversion, C => {
+            divide::<i64, EstimatedDivision<C>>(lhs, rhs, spec, rows, sink)
+        });
     }
     with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, rows, sink))
 }

@@ -28,10 +28,11 @@ use crate::driver::output::{Output, Recycled};
 use crate::driver::plan::{needs_check, plan_unary, shift_bits};
 use crate::driver::rows::Rows;
 use crate::driver::unary::{run_unary, run_unary_multiversioned};
+use crate::int::estimate::with_conversion;
 use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::shared::division::{EstimatedDivision, estimate_serves};
+use crate::ops::shared::division::{EstimatedDivision, estimate_conversion};
 use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
 use crate::ops::shared::scale::ScaleConstants;
 
@@ -147,15 +148,19 @@ fn rescaled(
     let k = spec.shift.unsigned_abs();
     let within = spec.shift <= 0 && input.declared_within(k, spec.result_precision);
     let checked = !within && needs_check(spec.work_bits(p.bits), spec.result_precision);
-    if spec.shift > 0 && estimate_serves(p.width, shift_bits(k)) {
+    if spec.shift > 0
+        && let Some(conversion) = estimate_conversion(p.width, shift_bits(k))
+    {
         // In i64 on AVX-512 a quotient by the one divisor 10^k vectorizes as
         // a floating-point estimate with exact correction, where the 64-bit
         // multiply-high of the prepared divisor runs row by row: the same
         // rounded quotient as a division by that one divisor.
         let bound = i64::precision_bound(spec.result_precision.into());
-        let c = ScalarQuotientConstants::<i64, EstimatedDivision>::new(1, i64::pow10(k), bound);
-        return with_rounding!(spec.rounding, R => {
-            run_unary_multiversioned::<i64, ScalarQuotient<R, EstimatedDivision>>(input, c, rows, sink)
+        return with_conversion!(conversion, C => {
+            let c = ScalarQuotientConstants::<i64, EstimatedDivision<C>>::new(1, i64::pow10(k), bound);
+            with_rounding!(spec.rounding, R => {
+                run_unary_multiversioned::<i64, ScalarQuotient<R, EstimatedDivision<C>>>(input, c, rows, sink)
+            })
         });
     }
     let a = input;

@@ -11,7 +11,9 @@
 use crate::columns::in_place::InPlace;
 use crate::driver::copies::{Copies, Multiversioned, Portable};
 use crate::driver::isa::{Isa, active};
-use crate::int::estimate;
+use core::marker::PhantomData;
+
+use crate::int::estimate::{self, Conversion, ConversionKind};
 use crate::int::width::WorkWidth;
 
 /// How quotient rows divide, and which compiled loop runs them.
@@ -50,36 +52,40 @@ impl<W: InPlace> Division<W> for WorkDivision {
 }
 
 /// `i64` quotients by a double-precision estimate and exact correction (see
-/// `estimate`), in the AVX-512 copy of the loop, where they vectorize. For
-/// scaled divisors below `2^61`.
+/// `estimate`), converting between `i64` and `f64` by `C`, in the copy of
+/// the loop this process runs. For scaled divisors below `2^61`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct EstimatedDivision;
+pub(crate) struct EstimatedDivision<C>(PhantomData<C>);
 
-impl Division<i64> for EstimatedDivision {
+impl<C: Conversion> Division<i64> for EstimatedDivision<C> {
     /// The divisor and its reciprocal.
     type Prepared = (i64, f64);
     type Copies = Multiversioned;
     fn prepare(divisor: i64) -> (i64, f64) {
-        (divisor, estimate::inverse(divisor))
+        (divisor, estimate::inverse::<C>(divisor))
     }
     #[inline(always)]
     fn div_rem(n: i64, d: i64) -> (i64, i64) {
-        estimate::div_rem(n, d, estimate::inverse(d))
+        estimate::div_rem::<C>(n, d, estimate::inverse::<C>(d))
     }
     #[inline(always)]
     fn div_rem_by(n: i64, &(d, inverse): &(i64, f64)) -> (i64, i64) {
-        estimate::div_rem(n, d, inverse)
+        estimate::div_rem::<C>(n, d, inverse)
     }
 }
 
-/// Whether rows in work type `width` dividing by divisors below
-/// `2^divisor_bits` take [`EstimatedDivision`]: where the estimate vectorizes
-/// it replaces a hardware divide per row, and for one divisor on every row
-/// it also beats the multiply-high by a prepared divisor, which does not
-/// vectorize. Only in the AVX-512 copy: in the AVX2 one (no 64-bit
-/// multiply or float conversion in vectors) it was 2.3 to 3.2 times slower
-/// than the other divisions (Decimal64 div 2.7 → 6.2 ns a row, Decimal128
-/// ÷ scalar 1.8 → 5.8, rescale (15,4) → (15,2) 2.6 → 6.9; 8,192 rows).
-pub(crate) fn estimate_serves(width: WorkWidth, divisor_bits: u32) -> bool {
-    width == WorkWidth::I64 && divisor_bits <= estimate::DIVISOR_BITS && active() == Isa::Avx512
+/// Which conversion, if any, quotients of rows in work type `width` by
+/// divisors below `2^divisor_bits` estimate with in the copy this process
+/// runs (`None`: the work type's own division). Only in the AVX-512 copy,
+/// where conversions are instructions and the estimate vectorizes; in the
+/// AVX2 copy, converting by exponent bits, it was 1.3 to 2.8 times slower
+/// than the other divisions (Decimal64 div 3.7 → 4.9 ns a row, ÷ scalar
+/// 2.6 → 4.6, rescale (15,4) → (15,2) 3.7 → 6.1; 8,192 rows): each row's
+/// chain of dependent conversions and emulated 64-bit multiplies is too
+/// long for out-of-order execution to overlap. In the portable copy the
+/// compiler vectorizes the estimate in SSE2 lanes with scalar conversions,
+/// 3 to 4 times slower than a hardware divide per row.
+pub(crate) fn estimate_conversion(width: WorkWidth, divisor_bits: u32) -> Option<ConversionKind> {
+    let serves = width == WorkWidth::I64 && divisor_bits <= estimate::DIVISOR_BITS;
+    (serves && active() == Isa::Avx512).then_some(ConversionKind::Instructions)
 }
