@@ -177,8 +177,16 @@ fn main() -> Result<(), Box<dyn Error>> {
     side_by_side(
         &format!("the {ROWS}-row column"),
         ROWS,
-        || Ok(drop(decimal_kernels::arrow::mul(&arrow_prices, &arrow_quantities)?)),
-        || Ok(drop(arrow_arith::numeric::mul(&arrow_prices, &arrow_quantities)?)),
+        || {
+            decimal_kernels::arrow::mul(&arrow_prices, &arrow_quantities)
+                .map(drop)
+                .map_err(Into::into)
+        },
+        || {
+            arrow_arith::numeric::mul(&arrow_prices, &arrow_quantities)
+                .map(drop)
+                .map_err(Into::into)
+        },
     )?;
 
     println!(
