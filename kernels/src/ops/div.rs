@@ -25,13 +25,10 @@ use crate::driver::output::compute_output;
 use crate::driver::output::{Output, Recycled};
 use crate::driver::plan::{plan, shift_bits};
 use crate::driver::rows::Rows;
-use crate::int::estimate::with_conversion;
 use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::shared::division::{
-    Division, EstimatedDivision, WorkDivision, estimate_conversion,
-};
+use crate::ops::shared::division::{Division, WorkDivision, i64_division, with_i64_division};
 use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
 
 /// The shape of a division, from the operand and result types.
@@ -148,13 +145,12 @@ fn quotient(
 ) -> Result<Option<NullBuffer>, KernelError> {
     // Beyond i64 a quotient costs a library divide: measuring always pays.
     let plan = plan(lhs, rhs, WorkWidth::I128, |l, r| spec.width(l, r));
-    let (_, down) = spec.shifts();
+    let (up, down) = spec.shifts();
     // The scaled divisor's bound, a zero divisor counting as one.
     let divisor_bits = plan.rhs.max(1) + shift_bits(down);
-    if let Some(conversion) = estimate_conversion(plan.width, divisor_bits) {
-        return with_conversion!(conversion, C => {
-            divide::<i64, EstimatedDivision<C>>(lhs, rhs, spec, rows, sink)
-        });
+    let dividend_bits = plan.lhs + shift_bits(up);
+    if let Some(division) = i64_division(plan.width, dividend_bits, divisor_bits) {
+        return with_i64_division!(division, D => divide::<i64, D>(lhs, rhs, spec, rows, sink));
     }
     with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, rows, sink))
 }
@@ -188,7 +184,9 @@ mod tests {
     use super::*;
     use crate::driver::output::output;
     use crate::driver::rows::{OverflowPolicy, Policies};
-    use crate::int::estimate::ConversionKind;
+    use crate::int::estimate::{ConversionKind, with_conversion};
+    use crate::int::exact_double;
+    use crate::ops::shared::division::{EstimatedDivision, ExactDoubleDivision};
     use crate::testing::assert_same_outcome;
     use arrow_buffer::NullBuffer;
 
@@ -222,9 +220,33 @@ mod tests {
         (a, b)
     }
 
-    #[test]
-    fn estimated_quotients_equal_exact_ones() {
+    /// Small dividends and divisors, below `2^51` where valid, with the
+    /// bounds, zeros, and garbage beyond the bound under nulls.
+    fn small_columns() -> (Vec<i64>, Vec<i64>) {
         let (a, b) = extreme_columns();
+        let most = (1i64 << exact_double::OPERAND_BITS) - 1;
+        let mut a: Vec<i64> = a.iter().map(|v| v >> 12).collect();
+        let mut b: Vec<i64> = b.iter().map(|v| v >> 10).collect();
+        a.extend([most, -most, most, 0, most - 1, -1]);
+        b.extend([1, -1, most, most, -most, 1 << 40]);
+        (a, b)
+    }
+
+    /// Every rounding and policy, a divisor per row and each of `scalars`:
+    /// `divide` (`D`'s outcome) against the work type's own division.
+    #[track_caller]
+    fn assert_matches_work_division(
+        (a, b): (Vec<i64>, Vec<i64>),
+        scalars: &[i64],
+        divide: impl Fn(
+            Operand<'_>,
+            Operand<'_>,
+            &DivSpec,
+            &Rows<'_>,
+        ) -> Vec<(String, Result<Output<i64>, KernelError>)>,
+    ) {
+        // Garbage under the nulls: every eleventh row, and the last (a zero
+        // over a zero, or beyond the bounds).
         let nulls = NullBuffer::from(
             (0..a.len()).map(|i| i % 11 != 5 && i != a.len() - 1).collect::<Vec<_>>(),
         );
@@ -233,24 +255,44 @@ mod tests {
                 let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
                 let rows = Rows::new(a.len()).with_nulls(Some(&nulls)).with_policies(policies);
                 let spec = DivSpec::new(0, rounding, 18);
-                // A divisor per row, and one for every row (a zero one too).
-                let divisors: [i64; 8] = [7, -3, 1, -1, (1 << 61) - 1, 1 - (1 << 61), 1_000_003, 0];
                 let rhs = core::iter::once((Operand::array(&b[..]), "per row".to_string()))
-                    .chain(divisors.into_iter().map(|d| (Operand::scalar(d), d.to_string())));
+                    .chain(scalars.iter().map(|&d| (Operand::scalar(d), d.to_string())));
                 for (r, divisor) in rhs {
                     let l = Operand::array(&a[..]);
-                    for conversion in [ConversionKind::Instructions, ConversionKind::ExponentBits] {
+                    for (name, outcome) in divide(l, r, &spec, &rows) {
                         let exact = divide_i64::<WorkDivision>(l, r, &spec, &rows);
-                        let estimated = with_conversion!(conversion, C => {
-                            divide_i64::<EstimatedDivision<C>>(l, r, &spec, &rows)
-                        });
                         let context =
-                            format!("{rounding:?}, {policy:?}, divisor {divisor}, {conversion:?}");
-                        assert_same_outcome(exact, estimated, &context);
+                            format!("{rounding:?}, {policy:?}, divisor {divisor}, {name}");
+                        assert_same_outcome(exact, outcome, &context);
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn estimated_quotients_equal_exact_ones() {
+        let scalars = [7, -3, 1, -1, (1 << 61) - 1, 1 - (1 << 61), 1_000_003, 0];
+        assert_matches_work_division(extreme_columns(), &scalars, |l, r, spec, rows| {
+            [ConversionKind::Instructions, ConversionKind::ExponentBits]
+                .into_iter()
+                .map(|conversion| {
+                    let outcome = with_conversion!(conversion, C => {
+                        divide_i64::<EstimatedDivision<C>>(l, r, spec, rows)
+                    });
+                    (format!("{conversion:?}"), outcome)
+                })
+                .collect()
+        });
+    }
+
+    #[test]
+    fn quotients_exact_in_double_precision_equal_exact_ones() {
+        let most = (1i64 << exact_double::OPERAND_BITS) - 1;
+        let scalars = [7, -3, 1, -1, most, -most, 1_000_003, 0];
+        assert_matches_work_division(small_columns(), &scalars, |l, r, spec, rows| {
+            vec![("exact double".to_string(), divide_i64::<ExactDoubleDivision>(l, r, spec, rows))]
+        });
     }
 
     #[test]

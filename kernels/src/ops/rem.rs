@@ -37,13 +37,10 @@ use crate::driver::output::compute_output;
 use crate::driver::output::{Output, Recycled};
 use crate::driver::plan::{plan, shift_bits};
 use crate::driver::rows::Rows;
-use crate::int::estimate::with_conversion;
 use crate::int::i512::I512;
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::shared::division::{
-    Division, EstimatedDivision, WorkDivision, estimate_conversion,
-};
+use crate::ops::shared::division::{Division, WorkDivision, i64_division, with_i64_division};
 
 /// The shape of a remainder, from the operand types.
 ///
@@ -256,10 +253,8 @@ fn remainder(
         };
         return run::<I512, SteppedRemainder>(lhs, rhs, c, rows, sink);
     }
-    if let Some(conversion) = estimate_conversion(plan.width, divisor_bits) {
-        return with_conversion!(conversion, C => {
-            divide::<i64, EstimatedDivision<C>>(lhs, rhs, spec, rows, sink)
-        });
+    if let Some(division) = i64_division(plan.width, dividend_bits, divisor_bits) {
+        return with_i64_division!(division, D => divide::<i64, D>(lhs, rhs, spec, rows, sink));
     }
     with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, rows, sink))
 }

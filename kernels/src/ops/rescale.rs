@@ -28,11 +28,10 @@ use crate::driver::output::{Output, Recycled};
 use crate::driver::plan::{needs_check, plan_unary, shift_bits};
 use crate::driver::rows::Rows;
 use crate::driver::unary::{run_unary, run_unary_multiversioned};
-use crate::int::estimate::with_conversion;
 use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::shared::division::{EstimatedDivision, estimate_conversion};
+use crate::ops::shared::division::{i64_division, with_i64_division};
 use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
 use crate::ops::shared::scale::ScaleConstants;
 
@@ -149,17 +148,17 @@ fn rescaled(
     let within = spec.shift <= 0 && input.declared_within(k, spec.result_precision);
     let checked = !within && needs_check(spec.work_bits(p.bits), spec.result_precision);
     if spec.shift > 0
-        && let Some(conversion) = estimate_conversion(p.width, shift_bits(k))
+        && let Some(division) = i64_division(p.width, p.bits, shift_bits(k))
     {
         // In i64 on AVX-512 a quotient by the one divisor 10^k vectorizes as
         // a floating-point estimate with exact correction, where the 64-bit
         // multiply-high of the prepared divisor runs row by row: the same
         // rounded quotient as a division by that one divisor.
         let bound = i64::precision_bound(spec.result_precision.into());
-        return with_conversion!(conversion, C => {
-            let c = ScalarQuotientConstants::<i64, EstimatedDivision<C>>::new(1, i64::pow10(k), bound);
+        return with_i64_division!(division, D => {
+            let c = ScalarQuotientConstants::<i64, D>::new(1, i64::pow10(k), bound);
             with_rounding!(spec.rounding, R => {
-                run_unary_multiversioned::<i64, ScalarQuotient<R, EstimatedDivision<C>>>(input, c, rows, sink)
+                run_unary_multiversioned::<i64, ScalarQuotient<R, D>>(input, c, rows, sink)
             })
         });
     }
@@ -240,17 +239,20 @@ mod tests {
     }
 
     /// The `i64` rescale by a prepared divisor (the loop of CPUs without
-    /// AVX-512) and the estimated quotient `rescale` takes on AVX-512 agree
-    /// on every mode and shift, ties and bounds included.
-    #[test]
-    fn both_i64_divisions_agree() {
+    /// AVX-512) and the quotient `rescale` takes on AVX-512 (estimated, or
+    /// exact in double precision for columns below `2^51`) agree on every
+    /// mode and shift, ties and bounds included.
+    #[rstest]
+    #[case::full_range(62, i64::MAX)]
+    #[case::below_two_to_51(50, (1 << 51) - 1)]
+    fn both_i64_divisions_agree(#[case] bits: u32, #[case] most: i64) {
         use crate::testing::{assert_same_outcome, call_unary, values};
         let ties: Vec<i64> =
-            (0..18).map(|k| 5 * 10i64.pow(k) * if k % 2 == 0 { 1 } else { -1 }).collect();
-        let a = [values(3000, 62, 17), ties, vec![i64::MAX, -i64::MAX, 0]].concat();
+            (0..15).map(|k| 5 * 10i64.pow(k) * if k % 2 == 0 { 1 } else { -1 }).collect();
+        let a = [values(3000, bits, 17), ties, vec![most, -most, 0]].concat();
         let null = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
         let rows = Rows::new(a.len()).with_policies(null);
-        for shift in [1, 2, 9, 18] {
+        for shift in [1, 2, 9, 15, 18] {
             for mode in RoundingMode::ALL {
                 let spec = spec(shift, mode, 15);
                 let constants = ScaleConstants::<i64>::new(shift.unsigned_abs(), 15);
