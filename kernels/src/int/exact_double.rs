@@ -18,7 +18,7 @@
 //!
 //! A correctly rounded `N / D` is within half an ulp of the quotient, and
 //! `N * (1 / D)` within two roundings of `2^-53`: below `2^51` either is
-//! within `2^-2` of `N / D`. `nearest` and the conversions between `i64` and
+//! within `1/2` of `N / D`. `nearest` and the conversions between `i64` and
 //! `f64` add and subtract `1.5 · 2^52`, whose neighbourhood holds integers
 //! below `2^51` in the low bits of the mantissa; they are integer and
 //! floating-point adds, which every vector level has (the classic "magic
@@ -35,75 +35,74 @@ const BIAS: f64 = 6_755_399_441_055_744.0;
 
 /// `n` as a double, exact for `|n| < 2^51`.
 #[inline(always)]
-fn to_f64(n: i64) -> f64 {
+#[must_use]
+pub(crate) fn to_f64(n: i64) -> f64 {
     f64::from_bits(n.wrapping_add(BIAS.to_bits().cast_signed()).cast_unsigned()) - BIAS
 }
 
 /// The integer `v` (integer-valued, `|v| < 2^51`) as `i64`.
 #[inline(always)]
-fn to_i64(v: f64) -> i64 {
+#[must_use]
+pub(crate) fn to_i64(v: f64) -> i64 {
     (v + BIAS).to_bits().wrapping_sub(BIAS.to_bits()).cast_signed()
 }
 
-/// The nearest integer to `0 <= v < 2^51`, as a double.
+/// The nearest integer to `|v| < 2^51`, as a double (ties to even).
 #[inline(always)]
-fn nearest(v: f64) -> f64 {
+#[must_use]
+pub(crate) fn nearest(v: f64) -> f64 {
     (v + BIAS) - BIAS
 }
 
-/// A divisor prepared for [`div_rem_by`]: its magnitude and reciprocal.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Prepared {
-    magnitude: f64,
-    inverse: f64,
-}
-
-impl Prepared {
-    /// Prepares `0 < |d| < 2^51`.
-    pub(crate) fn new(d: i64) -> Self {
-        let magnitude = to_f64(d).abs();
-        Self { magnitude, inverse: 1.0 / magnitude }
-    }
-}
-
-/// `(n / d, n % d)` for `|n|, |d| < 2^51` and `d != 0`.
+/// `v` with sign bit `sign` (`0` or `1 << 63`) flipped in.
 #[inline(always)]
 #[must_use]
-pub(crate) fn div_rem(n: i64, d: i64) -> (i64, i64) {
-    let (n, d) = (to_f64(n), to_f64(d));
-    let magnitude = d.abs();
-    let sign = sign_bits(n) ^ sign_bits(d);
-    correct(n, magnitude, sign, nearest(n.abs() / magnitude))
-}
-
-/// `(n / d, n % d)` for `|n| < 2^51` and a prepared `0 < d < 2^51`.
-#[inline(always)]
-#[must_use]
-pub(crate) fn div_rem_by(n: i64, d: &Prepared) -> (i64, i64) {
-    let n = to_f64(n);
-    correct(n, d.magnitude, sign_bits(n), nearest(n.abs() * d.inverse))
+pub(crate) fn with_sign(v: f64, sign: u64) -> f64 {
+    f64::from_bits(v.to_bits() ^ sign)
 }
 
 /// The sign bit of `v`, alone.
 #[inline(always)]
-fn sign_bits(v: f64) -> u64 {
+#[must_use]
+pub(crate) fn sign_bits(v: f64) -> u64 {
     v.to_bits() & (1 << 63)
 }
 
-/// From `Q` within one of `floor(|n| / d)`, the exact quotient and
-/// remainder, the quotient with sign bit `sign` and the remainder with `n`'s.
+/// `(floor(n / d), n mod d)` for integers `0 <= n < 2^51` and
+/// `0 < d < 2^51`, from `q`, the nearest integer to an estimate of `n / d`
+/// within `1/2` of it (see the header).
 #[inline(always)]
-fn correct(n: f64, d: f64, sign: u64, q: f64) -> (i64, i64) {
-    let r = n.abs() - q * d;
+#[must_use]
+pub(crate) fn floor_div_rem(n: f64, d: f64, q: f64) -> (f64, f64) {
+    let r = n - q * d;
     // Selects rather than branches: which way an estimate errs depends on
     // the data.
     let low = r < 0.0;
     let (q, r) = (if low { q - 1.0 } else { q }, if low { r + d } else { r });
     let high = r >= d;
-    let (q, r) = (if high { q + 1.0 } else { q }, if high { r - d } else { r });
-    let q = f64::from_bits(q.to_bits() ^ sign);
-    let r = f64::from_bits(r.to_bits() ^ sign_bits(n));
-    (to_i64(q), to_i64(r))
+    (if high { q + 1.0 } else { q }, if high { r - d } else { r })
+}
+
+/// [`floor_div_rem`] of `n` by `d`, by a correctly rounded division.
+#[inline(always)]
+#[must_use]
+pub(crate) fn floor_div_rem_by_division(n: f64, d: f64) -> (f64, f64) {
+    floor_div_rem(n, d, nearest(n / d))
+}
+
+/// [`floor_div_rem`] of `n` by `d`, from `inverse = 1 / d`.
+#[inline(always)]
+#[must_use]
+pub(crate) fn floor_div_rem_by_inverse(n: f64, d: f64, inverse: f64) -> (f64, f64) {
+    floor_div_rem(n, d, nearest(n * inverse))
+}
+
+/// Whether `q`, an integer below `2^51`, is odd.
+#[inline(always)]
+#[must_use]
+pub(crate) fn is_odd(q: f64) -> bool {
+    let half = q * 0.5;
+    half != nearest(half)
 }
 
 #[cfg(test)]
@@ -115,13 +114,29 @@ mod tests {
     /// The largest operand.
     const MOST: i64 = (1 << OPERAND_BITS) - 1;
 
+    /// Truncating `(n / d, n % d)` from the building blocks, as the kernels
+    /// compose them.
+    fn div_rem(n: i64, d: i64) -> (i64, i64) {
+        let (n, d) = (to_f64(n), to_f64(d));
+        let (q, r) = floor_div_rem_by_division(n.abs(), d.abs());
+        let q = with_sign(q, sign_bits(n) ^ sign_bits(d));
+        (to_i64(q), to_i64(with_sign(r, sign_bits(n))))
+    }
+
+    /// [`div_rem`] by a positive divisor's reciprocal.
+    fn div_rem_by(n: i64, d: i64) -> (i64, i64) {
+        let (n, d) = (to_f64(n), to_f64(d));
+        let (q, r) = floor_div_rem_by_inverse(n.abs(), d, 1.0 / d);
+        (to_i64(with_sign(q, sign_bits(n))), to_i64(with_sign(r, sign_bits(n))))
+    }
+
     #[track_caller]
     fn assert_exact(n: i64, d: i64) {
         for (n, d) in [(n, d), (-n, d), (n, -d), (-n, -d)] {
             let want = (n / d, n % d);
             assert_eq!(div_rem(n, d), want, "{n} / {d}");
             let positive = if d < 0 { (-n, -d) } else { (n, d) };
-            let by = div_rem_by(positive.0, &Prepared::new(positive.1));
+            let by = div_rem_by(positive.0, positive.1);
             assert_eq!(by, (positive.0 / positive.1, positive.0 % positive.1), "{n} / {d} by");
         }
     }
@@ -143,13 +158,23 @@ mod tests {
         assert_exact(n, d);
     }
 
+    #[rstest]
+    #[case::zero(0.0, false)]
+    #[case::one(1.0, true)]
+    #[case::two(2.0, false)]
+    #[case::largest(((1u64 << OPERAND_BITS) - 1) as f64, true)]
+    #[case::largest_even(((1u64 << OPERAND_BITS) - 2) as f64, false)]
+    fn parity(#[case] q: f64, #[case] odd: bool) {
+        assert_eq!(is_odd(q), odd);
+    }
+
     #[test]
     fn every_small_pair() {
         for n in -300..=300 {
             for d in (-40i64..=40).filter(|&d| d != 0) {
                 assert_eq!(div_rem(n, d), (n / d, n % d), "{n} / {d}");
                 if d > 0 {
-                    assert_eq!(div_rem_by(n, &Prepared::new(d)), (n / d, n % d), "{n} / {d}");
+                    assert_eq!(div_rem_by(n, d), (n / d, n % d), "{n} / {d}");
                 }
             }
         }
@@ -163,7 +188,7 @@ mod tests {
     fn inputs_outside_the_bounds_return(#[case] n: i64, #[case] d: i64) {
         // Any value: no trap, no undefined behaviour.
         let _ = div_rem(n, d);
-        let _ = div_rem_by(n, &Prepared::new(d));
+        let _ = div_rem_by(n, d);
     }
 
     proptest! {
@@ -171,7 +196,7 @@ mod tests {
         #[test]
         fn matches_hardware_division(n in -MOST..=MOST, d in 1i64..=MOST, shift in 0u32..51, negative in any::<bool>()) {
             let d = (d >> shift).max(1);
-            prop_assert_eq!(div_rem_by(n, &Prepared::new(d)), (n / d, n % d));
+            prop_assert_eq!(div_rem_by(n, d), (n / d, n % d));
             let d = if negative { -d } else { d };
             prop_assert_eq!(div_rem(n, d), (n / d, n % d));
         }
@@ -180,7 +205,7 @@ mod tests {
         fn quotients_near_integers(q in -(1i64 << 30)..(1 << 30), d in 1i64..(1 << 20), r in -1i64..=1) {
             let n = q * d + r;
             prop_assert_eq!(div_rem(n, d), (n / d, n % d));
-            prop_assert_eq!(div_rem_by(n, &Prepared::new(d)), (n / d, n % d));
+            prop_assert_eq!(div_rem_by(n, d), (n / d, n % d));
         }
     }
 }

@@ -19,6 +19,13 @@ pub(crate) fn pow10_bits(k: u32) -> u32 {
     ((f64::from(k) * core::f64::consts::LOG2_10).floor() as u32).saturating_add(1)
 }
 
+/// `10^k` as a double: exact for `k <= 22` (each step multiplies exact
+/// values), the nearest-ish double beyond, and infinite past `10^308`.
+#[must_use]
+pub(crate) fn pow10_f64(k: u32) -> f64 {
+    (0..k.min(400)).fold(1.0, |p, _| p * 10.0)
+}
+
 /// Bit length of `10^p - 1`, the largest magnitude of precision `p`: every valid
 /// value of precision `p` satisfies `|v| < 2^precision_bits(p)`.
 #[must_use]

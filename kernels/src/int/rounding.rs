@@ -6,6 +6,7 @@
 //! here. The remainder holds everything the exact value had beyond `q`, so the
 //! result is rounded from the exact value, never from a rounded intermediate.
 
+use crate::int::exact_double;
 use crate::int::work::Work;
 
 /// How an inexact result is rounded to the result scale.
@@ -49,6 +50,12 @@ pub(crate) trait Rounding: Copy + Send + Sync + 'static {
     /// (sign of the dividend), the divisor's magnitude `d` (non-zero) and
     /// whether the exact quotient is negative.
     fn finish<W: Work>(q: W, r: W, d: W, negative: bool) -> W;
+
+    /// Whether a quotient of magnitude `q` steps one unit away from zero,
+    /// from the remainder's magnitude `r < d` and the divisor's `d`, all
+    /// integers below `2^51` held in doubles (see `exact_double`), and
+    /// whether the exact quotient is negative.
+    fn away_in_double(q: f64, r: f64, d: f64, negative: bool) -> bool;
 }
 
 /// Steps `q` one unit away from zero when `away` holds.
@@ -93,6 +100,11 @@ impl Rounding for TowardZero {
     fn finish<W: Work>(q: W, _r: W, _d: W, _negative: bool) -> W {
         q
     }
+
+    #[inline(always)]
+    fn away_in_double(_q: f64, _r: f64, _d: f64, _negative: bool) -> bool {
+        false
+    }
 }
 
 impl Rounding for HalfUp {
@@ -100,6 +112,11 @@ impl Rounding for HalfUp {
     fn finish<W: Work>(q: W, r: W, d: W, negative: bool) -> W {
         let (half_or_more, _) = at_least_half(r, d);
         step_away(q, half_or_more, negative)
+    }
+
+    #[inline(always)]
+    fn away_in_double(_q: f64, r: f64, d: f64, _negative: bool) -> bool {
+        r >= d - r
     }
 }
 
@@ -111,6 +128,12 @@ impl Rounding for HalfEven {
         let away = half_or_more && (!exactly_half || q.is_odd());
         step_away(q, away, negative)
     }
+
+    #[inline(always)]
+    fn away_in_double(q: f64, r: f64, d: f64, _negative: bool) -> bool {
+        let rest = d - r;
+        r > rest || (r == rest && exact_double::is_odd(q))
+    }
 }
 
 impl Rounding for Floor {
@@ -118,12 +141,22 @@ impl Rounding for Floor {
     fn finish<W: Work>(q: W, r: W, _d: W, negative: bool) -> W {
         step_away(q, negative && !r.is_zero(), negative)
     }
+
+    #[inline(always)]
+    fn away_in_double(_q: f64, r: f64, _d: f64, negative: bool) -> bool {
+        negative && r != 0.0
+    }
 }
 
 impl Rounding for Ceiling {
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, _d: W, negative: bool) -> W {
         step_away(q, !negative && !r.is_zero(), negative)
+    }
+
+    #[inline(always)]
+    fn away_in_double(_q: f64, r: f64, _d: f64, negative: bool) -> bool {
+        !negative && r != 0.0
     }
 }
 

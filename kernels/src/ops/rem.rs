@@ -30,6 +30,7 @@ use crate::columns::column::Sink;
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::Operand;
 use crate::columns::storage::Storage;
+use crate::driver::binary::run_multiversioned;
 use crate::driver::binary::{run, run_in};
 use crate::driver::error::KernelError;
 use crate::driver::kernel::{BinaryKernel, DIVIDE_BY_ZERO, OVERFLOW};
@@ -37,10 +38,16 @@ use crate::driver::output::compute_output;
 use crate::driver::output::{Output, Recycled};
 use crate::driver::plan::{plan, shift_bits};
 use crate::driver::rows::Rows;
+use crate::int::estimate::Instructions;
 use crate::int::i512::I512;
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::shared::division::{Division, WorkDivision, i64_division, with_i64_division};
+use crate::ops::shared::division::{
+    Division, EstimatedDivision, I64Division, WorkDivision, i64_division,
+};
+use crate::ops::shared::in_double::{
+    InDoubleConstants, RemainderInDouble, ScalarRemainderInDouble,
+};
 
 /// The shape of a remainder, from the operand types.
 ///
@@ -240,7 +247,7 @@ fn remainder(
         let (n, d, result) = spec.aligned_bits(l, r);
         WorkWidth::for_bits(n.max(d).max(result))
     });
-    let (dividend_bits, divisor_bits, _) = spec.aligned_bits(plan.lhs, plan.rhs);
+    let (dividend_bits, divisor_bits, result_bits) = spec.aligned_bits(plan.lhs, plan.rhs);
     if dividend_bits > EXACT_BITS {
         // Only the dividend is shifted (the divisor has no more than 256
         // bits), by more than 76 digits: at most two steps.
@@ -253,14 +260,42 @@ fn remainder(
         };
         return run::<I512, SteppedRemainder>(lhs, rhs, c, rows, sink);
     }
-    if let Some(division) = i64_division(plan.width, dividend_bits, divisor_bits) {
-        return with_i64_division!(division, D => divide::<i64, D>(lhs, rhs, spec, rows, sink));
+    match i64_division(plan.width, dividend_bits, divisor_bits, result_bits) {
+        Some(I64Division::InDouble) => return divide_in_double(lhs, rhs, spec, rows, sink),
+        Some(I64Division::Estimated) => {
+            return divide::<i64, EstimatedDivision<Instructions>>(lhs, rhs, spec, rows, sink);
+        }
+        None => {}
     }
     with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, rows, sink))
 }
 
 /// Aligned dividends below `2^510` are exact in the 512-bit type.
 const EXACT_BITS: u32 = 510;
+
+/// [`rem`] of rows whose aligned operands and results are below `2^51`,
+/// wholly in double precision.
+fn divide_in_double(
+    lhs: &Operand<'_>,
+    rhs: &Operand<'_>,
+    spec: &RemSpec,
+    rows: &Rows<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    let (ka, kb, common) = spec.split();
+    let precision = spec.result_precision;
+    match rhs.scalar_value::<i64>().map(|b| b.mul(i64::pow10(kb))) {
+        // A zero scalar divisor fails every valid row: the row kernel says so.
+        Some(d) if d != 0 => {
+            let c = InDoubleConstants::scalar(ka, d, common, precision);
+            run_multiversioned::<i64, ScalarRemainderInDouble>(lhs, rhs, c, rows, sink)
+        }
+        _ => {
+            let c = InDoubleConstants::per_row(ka, kb, common, precision);
+            run_multiversioned::<i64, RemainderInDouble>(lhs, rhs, c, rows, sink)
+        }
+    }
+}
 
 /// [`rem`] in work type `W`, dividing by `D`.
 fn divide<W: InPlace, D: Division<W>>(

@@ -28,10 +28,12 @@ use crate::driver::output::{Output, Recycled};
 use crate::driver::plan::{needs_check, plan_unary, shift_bits};
 use crate::driver::rows::Rows;
 use crate::driver::unary::{run_unary, run_unary_multiversioned};
+use crate::int::estimate::Instructions;
 use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::shared::division::{i64_division, with_i64_division};
+use crate::ops::shared::division::{EstimatedDivision, I64Division, i64_division};
+use crate::ops::shared::in_double::{InDoubleConstants, ScalarQuotientInDouble};
 use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
 use crate::ops::shared::scale::ScaleConstants;
 
@@ -148,18 +150,24 @@ fn rescaled(
     let within = spec.shift <= 0 && input.declared_within(k, spec.result_precision);
     let checked = !within && needs_check(spec.work_bits(p.bits), spec.result_precision);
     if spec.shift > 0
-        && let Some(division) = i64_division(p.width, p.bits, shift_bits(k))
+        && let Some(division) = i64_division(p.width, p.bits, shift_bits(k), p.bits)
     {
         // In i64 on AVX-512 a quotient by the one divisor 10^k vectorizes as
         // a floating-point estimate with exact correction, where the 64-bit
         // multiply-high of the prepared divisor runs row by row: the same
         // rounded quotient as a division by that one divisor.
         let bound = i64::precision_bound(spec.result_precision.into());
-        return with_i64_division!(division, D => {
-            let c = ScalarQuotientConstants::<i64, D>::new(1, i64::pow10(k), bound);
-            with_rounding!(spec.rounding, R => {
+        let precision = spec.result_precision;
+        return with_rounding!(spec.rounding, R => match division {
+            I64Division::InDouble => {
+                let c = InDoubleConstants::scalar(0, i64::pow10(k), 0, precision);
+                run_unary_multiversioned::<i64, ScalarQuotientInDouble<R>>(input, c, rows, sink)
+            }
+            I64Division::Estimated => {
+                type D = EstimatedDivision<Instructions>;
+                let c = ScalarQuotientConstants::<i64, D>::new(1, i64::pow10(k), bound);
                 run_unary_multiversioned::<i64, ScalarQuotient<R, D>>(input, c, rows, sink)
-            })
+            }
         });
     }
     let a = input;

@@ -6,7 +6,9 @@
 //! divide per row, a multiply-high by a prepared divisor);
 //! [`EstimatedDivision`] divides `i64` rows by a double-precision estimate
 //! with exact correction (see `int::estimate`), in the AVX-512 copy of the
-//! loop, where it vectorizes.
+//! loop, where it vectorizes; [`i64_division`] says which `i64` rows take
+//! it, and which the kernels computed wholly in double precision
+//! (`in_double`).
 
 use crate::columns::in_place::InPlace;
 use crate::driver::copies::{Copies, Multiversioned, Portable};
@@ -75,86 +77,47 @@ impl<C: Conversion> Division<i64> for EstimatedDivision<C> {
     }
 }
 
-/// `i64` quotients of dividends and divisors below `2^51`, exact in double
-/// precision (see `exact_double`), in the copy of the loop this process
-/// runs: they vectorize at every level.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ExactDoubleDivision;
-
-impl Division<i64> for ExactDoubleDivision {
-    type Prepared = exact_double::Prepared;
-    type Copies = Multiversioned;
-    fn prepare(divisor: i64) -> exact_double::Prepared {
-        exact_double::Prepared::new(divisor)
-    }
-    #[inline(always)]
-    fn div_rem(n: i64, d: i64) -> (i64, i64) {
-        exact_double::div_rem(n, d)
-    }
-    #[inline(always)]
-    fn div_rem_by(n: i64, d: &exact_double::Prepared) -> (i64, i64) {
-        exact_double::div_rem_by(n, d)
-    }
-}
-
 /// A division of `i64` rows other than the work type's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum I64Division {
     /// [`EstimatedDivision`] with the conversion instructions.
     Estimated,
-    /// [`ExactDoubleDivision`].
-    ExactDouble,
+    /// Wholly in double precision: the kernels of `in_double`.
+    InDouble,
 }
-
-/// Runs `$body` with `$d` the [`Division`] type of an [`I64Division`].
-macro_rules! with_i64_division {
-    ($choice:expr, $d:ident => $body:expr) => {
-        match $choice {
-            $crate::ops::shared::division::I64Division::Estimated => {
-                type $d = $crate::ops::shared::division::EstimatedDivision<
-                    $crate::int::estimate::Instructions,
-                >;
-                $body
-            }
-            $crate::ops::shared::division::I64Division::ExactDouble => {
-                type $d = $crate::ops::shared::division::ExactDoubleDivision;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_i64_division;
 
 /// How rows in work type `width` divide dividends below `2^dividend_bits`
-/// by divisors below `2^divisor_bits` in the copy this process runs, when
-/// not by the work type's own division (`None`).
+/// by divisors below `2^divisor_bits` into results below `2^result_bits`
+/// in the copy this process runs, when not by the work type's own division
+/// (`None`). Measured on an Intel Xeon at 8,192 rows, paired in one run:
 ///
-/// Only in the AVX-512 copy, measured on an Intel Xeon at 8,192 rows: exact
-/// in double precision where both fit 51 bits, 1.3 to 1.75 times faster
-/// than the estimate (remainders 2.96 → 1.73 ns a row, % scalar 1.79 →
-/// 1.03, rescale (15,4) → (15,2) 2.30 → 1.61), and the estimate for other
-/// divisors below `2^61`. In the AVX2 copy neither beat the hardware
-/// divide: the estimate converts by exponent bits there and was 1.3 to 2.8
-/// times slower (Decimal64 div 3.7 → 4.9 ns a row, ÷ scalar 2.6 → 4.6,
-/// rescale 3.7 → 6.1), each row's chain of dependent conversions and
-/// emulated 64-bit multiplies too long for out-of-order execution to
-/// overlap; exact in double precision it was even with the divide
-/// (Decimal64 rem 0.90× against 1.02× arrow-arith), the kernels' 64-bit
-/// factor multiplies and bound checks emulated around it. In the portable
-/// copy the compiler vectorizes either into SSE2 lanes: 1.5 to 4 times
-/// slower than the divide.
+/// - Everything below `2^51`: wholly in double precision in the AVX2 and
+///   AVX-512 copies. Against the hardware divide in the AVX2 copy, 9% to
+///   39% faster (Decimal64 rem 3.43 → 2.10 ns a row, % scalar 2.61 → 2.02,
+///   rescale (15,4) → (15,2) 3.73 → 3.01); against the estimate in the
+///   AVX-512 copy 1.6 to 2.4 times faster (rem 2.96 → 1.28, rescale 2.30 →
+///   1.16). In the portable copy 9% to 29% slower than the divide: the
+///   compiler's SSE2 lanes hold two doubles.
+/// - Other divisors below `2^61`: the estimate, in the AVX-512 copy only.
+///   In the AVX2 copy, converting by exponent bits, it was 1.3 to 2.8 times
+///   slower than the divide (Decimal64 div 3.7 → 4.9 ns a row, ÷ scalar 2.6
+///   → 4.6), each row's chain of dependent conversions and emulated 64-bit
+///   multiplies too long for out-of-order execution to overlap; in the
+///   portable copy the compiler vectorizes it into SSE2 lanes with a scalar
+///   conversion per lane, 3 to 4 times slower.
 pub(crate) fn i64_division(
     width: WorkWidth,
     dividend_bits: u32,
     divisor_bits: u32,
+    result_bits: u32,
 ) -> Option<I64Division> {
-    if width != WorkWidth::I64 || active() != Isa::Avx512 {
+    if width != WorkWidth::I64 {
         return None;
     }
-    let small = dividend_bits.max(divisor_bits) <= exact_double::OPERAND_BITS;
-    if small {
-        Some(I64Division::ExactDouble)
-    } else {
-        (divisor_bits <= estimate::DIVISOR_BITS).then_some(I64Division::Estimated)
+    let small = dividend_bits.max(divisor_bits).max(result_bits) <= exact_double::OPERAND_BITS;
+    match active() {
+        Isa::Avx512 | Isa::Avx2 if small => Some(I64Division::InDouble),
+        Isa::Avx512 => (divisor_bits <= estimate::DIVISOR_BITS).then_some(I64Division::Estimated),
+        Isa::Avx2 | Isa::Portable => None,
     }
 }
