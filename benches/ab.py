@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """Interleaved A/B comparison of two builds of the `kernels` bench.
 
-Runs bench binary A, then B, then A again, ... (ROUNDS times each), with
-the same filter, each writing its results to its own JSON-lines file
-(`DK_BENCH_OUT`), and prints one table: per case, the median over rounds of
-A's and B's median time for our kernel, B/A, and each side's ratio against
-the peer (arrow-arith, a plain loop, or our own favourable case) as the bench
-measured it in the same process, from alternating sample pairs (the median
-over rounds of the per-pair median ratio).
+Runs bench binary A, then B, then A again, ... (ROUNDS times each), in the
+bench's paired mode (`DK_BENCH_PAIRED=1`) with the same filter, each writing
+its results to its own JSON-lines file (`DK_BENCH_OUT`), and prints one
+table: per case, the median over rounds of A's and B's median time for our
+kernel, B/A, and each side's ratio against the peer (arrow-arith, a plain
+loop, or our own favourable case) as the bench measured it in the same
+process, from alternating sample pairs (the median over rounds of the
+per-pair median ratio).
+
+The filter is a regular expression over `group/case/rows/ours` and
+`group/case/rows/PEER`. A build from before the bench had a criterion mode
+pairs without being asked, ignores DK_BENCH_PAIRED, and reads the filter as
+`|`-separated substrings of `group/case`: the same cases for a filter such
+as `d128_15_2/div|spark`.
 
 Build each side first (`cargo bench --bench kernels --no-run` in each
 checkout) and pass the executables it prints.
@@ -31,7 +38,7 @@ filt = sys.argv[4] if len(sys.argv) > 4 else ""
 def run(binary, out):
     """{(group, case, rows): record} of one run of `binary`."""
     args = [binary, "--bench"] + ([filt] if filt else [])
-    env = dict(os.environ, DK_BENCH_OUT=out)
+    env = dict(os.environ, DK_BENCH_OUT=out, DK_BENCH_PAIRED="1")
     subprocess.run(args, stdout=subprocess.DEVNULL, env=env, check=True)
     results = {}
     with open(out) as f:

@@ -2,15 +2,30 @@
 //! arrow-cast, or a plain loop, the machine's limit) on the same inputs, in
 //! one run: the ratios in the README come from here.
 //!
-//! Every case first checks that both sides return the same type and values,
-//! then times them in alternating samples (`kernels/paired.rs`, which says
-//! why not criterion, what it reports, and where the results go). Each case
-//! carries a label stored with its results: the bits of its operands and of
-//! what it forms from them (products, dividends at the quotient's scale,
-//! sums), their sign, and whether the case is favourable (every
-//! intermediate fits the narrowest work type the kernels have, `i64`, or for
-//! Spark's `(38,18)`, `i128`). Values are stored integers from a fixed-seed
-//! generator, uniform in magnitude in `[1, max)`, never zero, of either sign.
+//! Two ways to time the same cases (`kernels/harness.rs` chooses):
+//! - `cargo bench --bench kernels [-- FILTER]`: criterion, one group
+//!   `group/case/rows` per case with the functions `ours` and the peer's
+//!   (`arrow`, `wrapping_loop`, ...); criterion's options apply, e.g.
+//!   `--save-baseline NAME`, `--baseline NAME`, `--list`,
+//!   `--measurement-time S` (its reports: `<target dir>/criterion`).
+//! - `DK_BENCH_PAIRED=1 cargo bench --bench kernels [-- FILTER] [--samples
+//!   N]`: both sides timed in alternating samples, for the ratios of the
+//!   goals (`kernels/paired.rs` says why it alternates, why by hand, what it
+//!   reports and where: the JSON lines `benches/report.py` and
+//!   `benches/ab.py` read).
+//!
+//! `FILTER` is a regular expression over `group/case/rows/ours` and
+//! `group/case/rows/PEER` in both modes, e.g. `d64_15_2/add/8192` or
+//! `'spark|fixed_38_2'`.
+//!
+//! Every case checks that both sides return the same type and values before
+//! either is timed. Each case carries a label, stored with its paired
+//! results: the bits of its operands and of what it forms from them
+//! (products, dividends at the quotient's scale, sums), their sign, and
+//! whether the case is favourable (every intermediate fits the narrowest
+//! work type the kernels have, `i64`, or for Spark's `(38,18)`, `i128`).
+//! Values are stored integers from a fixed-seed generator, uniform in
+//! magnitude in `[1, max)`, never zero, of either sign.
 //!
 //! Groups, Arrow profile against `arrow_arith::numeric` (add, sub, mul, div,
 //! rem; for `Decimal128` and `Decimal256(40,2)` also array ÷ and % scalar, the
@@ -73,12 +88,14 @@
 //!
 //! Sizes 16, 8,192 and 1,048,576 rows; no nulls and every tenth row null
 //! (groups ending in `_nulls`; not for the limits). `DK_BENCH_QUICK=1` keeps
-//! only the 8,192-row, no-null cases.
+//! only the 8,192-row, no-null cases, in either mode.
 
 include!("../tests/support/arrow_crates.rs");
 
 #[path = "kernels/aggregates.rs"]
 mod aggregates;
+#[path = "kernels/harness.rs"]
+mod harness;
 #[path = "kernels/paired.rs"]
 mod paired;
 #[path = "kernels/reuse.rs"]
@@ -98,6 +115,7 @@ use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalNative, DecimalScalar, DecimalType,
     OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, binary, rescale, unary,
 };
+use harness::Case;
 
 /// A deterministic generator.
 struct Rng(u64);
@@ -235,14 +253,13 @@ struct Pair<O> {
     arrow: Box<dyn Fn() -> ArrayRef>,
 }
 
-/// Checks that both sides of `pair` agree, then times them in alternating
-/// samples (`paired::compare`), unless the command line skips the case.
+/// Times both sides of `pair` (`harness::compare`), each result first
+/// checked to agree with the other, unless the command line skips the case.
 fn bench_pair<O: Column>(group: &str, case: &str, len: usize, label: &str, pair: Pair<O>) {
-    if !paired::selected(group, case) {
-        return;
-    }
-    assert_same(&format!("{group}/{case}/{len}"), &(pair.ours)(), &(pair.arrow)());
-    paired::compare(group, case, len, label, "arrow", &*pair.ours, &*pair.arrow);
+    let case = Case { group, case, rows: len, distribution: label, peer: "arrow" };
+    let name = case.id();
+    let check = |ours: O, arrow: ArrayRef| assert_same(&name, &ours, &arrow);
+    harness::compare(&case, check, &*pair.ours, &*pair.arrow);
 }
 
 /// What an Arrow-profile group's columns hold and what each operator forms
@@ -573,17 +590,23 @@ fn fixed_point_multiply() {
         // Our time on ~67-bit products against ours on 60-bit ones (both
         // checked against arrow above): the cost of leaving 64 bits.
         let group = format!("fixed_38_2_half_up_money_rate{suffix}");
-        paired::compare(
-            &group,
-            "mul_vs_favourable",
-            len,
-            &with_nulls_label(
-                "ours on money × rate (products <10^20, 67 bits) against ours on money × \
-                 factor (products <10^18, 60 bits): the peer is our favourable case"
-                    .to_owned(),
-                with_nulls,
-            ),
-            "ours_favourable",
+        let label = with_nulls_label(
+            "ours on money × rate (products <10^20, 67 bits) against ours on money × \
+             factor (products <10^18, 60 bits): the peer is our favourable case"
+                .to_owned(),
+            with_nulls,
+        );
+        let case = Case {
+            group: &group,
+            case: "mul_vs_favourable",
+            rows: len,
+            distribution: &label,
+            peer: "ours_favourable",
+        };
+        harness::compare(
+            &case,
+            // Different columns, different products: nothing to compare.
+            |_, _| {},
             || binary(BinaryOp::Mul, &a, &r, &opts).unwrap(),
             || binary(BinaryOp::Mul, &a, &b, &opts).unwrap(),
         );
@@ -599,21 +622,18 @@ fn limit_sizes() -> impl Iterator<Item = usize> {
 /// its output, the machine's limit for the operator; first checked to give
 /// the same values.
 fn bench_limit<T: DecimalNative>(
-    group: &str,
-    case: &str,
-    label: &str,
+    case: &Case<'_>,
     ours: impl Fn() -> DecimalArray,
     plain: impl Fn() -> ScalarBuffer<T>,
 ) {
-    if !paired::selected(group, case) {
-        return;
-    }
-    let (got, want) = (ours(), plain());
-    assert_eq!(got.rows(), want.len(), "{group}/{case}: length");
-    for (i, &v) in want.iter().enumerate() {
-        assert_eq!(got.row(i), Some(v.to_i256()), "{group}/{case}: row {i}");
-    }
-    paired::compare(group, case, want.len(), label, "wrapping_loop", ours, plain);
+    let name = case.id();
+    let check = |got: DecimalArray, want: ScalarBuffer<T>| {
+        assert_eq!(got.rows(), want.len(), "{name}: length");
+        for (i, &v) in want.iter().enumerate() {
+            assert_eq!(got.row(i), Some(v.to_i256()), "{name}: row {i}");
+        }
+    };
+    harness::compare(case, check, ours, plain);
 }
 
 /// The machine's limit for add: a plain wrapping loop that allocates its output.
@@ -626,9 +646,13 @@ fn wrapping_add_limit() {
         let opts = ArithmeticOptions::arrow(StorageWidth::I128);
         let (x, y) = (lhs.values().clone(), rhs.values().clone());
         bench_limit(
-            "d128_15_2_add_limit",
-            "add",
-            &MONEY_FACTOR_64.of("add", false),
+            &Case {
+                group: "d128_15_2_add_limit",
+                case: "add",
+                rows: len,
+                distribution: &MONEY_FACTOR_64.of("add", false),
+                peer: "wrapping_loop",
+            },
             || binary(BinaryOp::Add, &a, &b, &opts).unwrap(),
             || {
                 ScalarBuffer::from(
@@ -644,9 +668,13 @@ fn wrapping_add_limit() {
         let opts = ArithmeticOptions::arrow(StorageWidth::I256);
         let (x, y) = (lhs.values().clone(), rhs.values().clone());
         bench_limit(
-            "d256_40_2_add_limit",
-            "add",
-            &MONEY_MONEY_256.of("add", false),
+            &Case {
+                group: "d256_40_2_add_limit",
+                case: "add",
+                rows: len,
+                distribution: &MONEY_MONEY_256.of("add", false),
+                peer: "wrapping_loop",
+            },
             || binary(BinaryOp::Add, &a, &b, &opts).unwrap(),
             || {
                 ScalarBuffer::from(
@@ -667,9 +695,13 @@ fn wrapping_neg_limit() {
         let opts = ArithmeticOptions::arrow(StorageWidth::I128);
         let x = column.values().clone();
         bench_limit(
-            "d128_38_10_neg_limit",
-            "neg",
-            &MONEY_FACTOR_64.of("neg", false),
+            &Case {
+                group: "d128_38_10_neg_limit",
+                case: "neg",
+                rows: len,
+                distribution: &MONEY_FACTOR_64.of("neg", false),
+                peer: "wrapping_loop",
+            },
             || unary(UnaryOp::Neg, &a, &opts).unwrap(),
             || ScalarBuffer::from(x.iter().map(|v| v.wrapping_neg()).collect::<Vec<_>>()),
         );
@@ -844,6 +876,7 @@ fn spark_profile() {
 }
 
 fn main() {
+    harness::start();
     arrow_profile();
     fixed_point_multiply();
     wrapping_add_limit();
@@ -854,5 +887,5 @@ fn main() {
     aggregates::grouped_sum_limit();
     reuse::recycled_arrow_profile();
     reuse::recycled_fixed_point_multiply();
-    eprintln!("paired: results in {}", paired::results_path().display());
+    harness::finish();
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Tabulates the results of `cargo bench --bench kernels`.
+"""Tabulates the results of the bench's paired mode,
+`DK_BENCH_PAIRED=1 cargo bench --bench kernels` (criterion, the bench's
+default mode, keeps its own reports under <target dir>/criterion instead).
 
-Reads the JSON lines the bench appends to <target dir>/paired/results.jsonl
+Reads the JSON lines the paired mode appends to <target dir>/paired/results.jsonl
 (one per case: group, case, rows, the case's value distribution, both sides'
 median ns/row and percentiles over alternating sample pairs, and the ratios
 peer/ours), keeps the latest line of each case, then
@@ -342,7 +344,8 @@ def results_md(cases, runs, note):
     header = [
         "# Benchmark results",
         "",
-        "Produced by `python3 benches/report.py` after `cargo bench --bench kernels`;",
+        "Produced by `python3 benches/report.py` after",
+        "`DK_BENCH_PAIRED=1 cargo bench --bench kernels`;",
         "not edited by hand. docs/performance.md says what bounds the goals not met.",
         "",
         "## The run",

@@ -13,9 +13,10 @@ use arrow_array::Array;
 use arrow_array::types::Decimal128Type;
 use arrow_buffer::i256;
 use decimal_kernels::aggregate::{avg, sum, sum_groups};
-use decimal_kernels::{ArithmeticOptions, StorageWidth};
+use decimal_kernels::{ArithmeticOptions, DecimalArray, StorageWidth};
 
-use super::{Column, MONEY, Rng, money, ours, paired, sizes, with_nulls_label};
+use super::harness::{self, Case};
+use super::{Column, MONEY, Rng, money, ours, sizes, with_nulls_label};
 
 /// One side's whole-column result: the stored value, `None` for null.
 type Total<'a> = Box<dyn Fn() -> Option<i256> + 'a>;
@@ -52,25 +53,20 @@ pub fn whole_column() {
         ];
         for (name, ours, arrow) in cases {
             let group = format!("d128_15_2_{name}{suffix}");
-            if !paired::selected(&group, name) {
-                continue;
-            }
-            assert_eq!(ours(), arrow(), "{group}/{name}/{len}");
             let then = if name == "avg" { ", then ÷ count at 4 more digits" } else { "" };
-            let label = format!(
-                "money ±<10^12 (40 bits), {len} rows: sums <{len}·10^12 ({} bits){then} — \
-                 favourable: fits i64",
-                sum_bits(len)
+            let label = with_nulls_label(
+                format!(
+                    "money ±<10^12 (40 bits), {len} rows: sums <{len}·10^12 ({} bits){then} — \
+                     favourable: fits i64",
+                    sum_bits(len)
+                ),
+                with_nulls,
             );
-            paired::compare(
-                &group,
-                name,
-                len,
-                &with_nulls_label(label, with_nulls),
-                "arrow",
-                ours,
-                arrow,
-            );
+            let case =
+                Case { group: &group, case: name, rows: len, distribution: &label, peer: "arrow" };
+            let id = case.id();
+            let check = |ours, arrow| assert_eq!(ours, arrow, "{id}");
+            harness::compare(&case, check, ours, arrow);
         }
     }
 }
@@ -81,8 +77,19 @@ pub fn grouped_sum_limit() {
     let opts = ArithmeticOptions::arrow(StorageWidth::I128);
     for (len, _) in sizes().into_iter().filter(|&(_, with_nulls)| !with_nulls) {
         for groups in [4usize, 1000] {
-            let (group, case) = ("d128_15_2_sum_groups_limit", format!("groups_{groups}"));
-            if !paired::selected(group, &case) {
+            let label = format!(
+                "money ±<10^12 (40 bits), {len} rows uniform at random over {groups} groups: \
+                 group sums <{len}·10^12 ({} bits) — favourable: fits i64",
+                sum_bits(len)
+            );
+            let case = Case {
+                group: "d128_15_2_sum_groups_limit",
+                case: &format!("groups_{groups}"),
+                rows: len,
+                distribution: &label,
+                peer: "wrapping_loop",
+            };
+            if !case.selected() {
                 continue;
             }
             let rng = &mut Rng(29 ^ len as u64 ^ groups as u64);
@@ -99,17 +106,15 @@ pub fn grouped_sum_limit() {
                 }
                 sums
             };
-            let (got, want) = (ours(), plain());
-            for (g, &v) in want.iter().enumerate() {
-                // A group no row fell in: null for us, zero for the loop.
-                assert_eq!(got.row(g).unwrap_or(i256::ZERO), i256::from_i128(v), "group {g}");
-            }
-            let label = format!(
-                "money ±<10^12 (40 bits), {len} rows uniform at random over {groups} groups: \
-                 group sums <{len}·10^12 ({} bits) — favourable: fits i64",
-                sum_bits(len)
-            );
-            paired::compare(group, &case, len, &label, "wrapping_loop", ours, plain);
+            let id = case.id();
+            let check = |got: DecimalArray, want: Vec<i128>| {
+                for (g, &v) in want.iter().enumerate() {
+                    // A group no row fell in: null for us, zero for the loop.
+                    let got = got.row(g).unwrap_or(i256::ZERO);
+                    assert_eq!(got, i256::from_i128(v), "{id}: group {g}");
+                }
+            };
+            harness::compare(&case, check, ours, plain);
         }
     }
 }

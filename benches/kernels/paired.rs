@@ -1,37 +1,58 @@
-//! A paired timer: our call and its peer's (arrow-arith, a plain loop, or
-//! another of our calls), timed in alternating samples.
+//! The paired timer, the bench's second mode (`DK_BENCH_PAIRED=1 cargo bench
+//! --bench kernels [-- FILTER]`): our call and its peer's (arrow-arith, a
+//! plain loop, or another of our calls) timed in alternating samples, for
+//! the ratios the goals are stated in.
 //!
-//! Why not criterion: criterion times all of one function's samples, then all
-//! of the other's. On a shared machine, noise that lasts a few seconds then
-//! lands on one side only, and the ratio of the two says more about the
-//! neighbours than about the kernels. Here each sample of ours sits next to a
-//! sample of the peer's (which one goes first alternates from pair to pair),
-//! so a slow spell slows both halves of a pair, and the ratio of each pair is
-//! measured under the same conditions.
+//! Why alternate: on a shared machine a neighbour's burst lasts seconds. When
+//! one side's samples are all taken before the other's, such a burst lands
+//! on one side only and the ratio reports the neighbour rather than the
+//! kernels. Here each sample of ours sits next to one of the peer's (which
+//! goes first alternates from pair to pair), so a slow spell slows both
+//! halves of a pair, and each pair's ratio is taken under one set of
+//! conditions.
+//!
+//! Why by hand: criterion (the default mode, `harness.rs`) takes every
+//! sample of one function before it starts on the next, and has no way to
+//! interleave two. Its `Measurement` trait changes what a sample measures (a
+//! different clock, a counter), not when each function is sampled, so the
+//! order that keeps the ratio honest cannot be had through it. Among
+//! maintained crates, `bench_diff` does alternate two closures, but it times
+//! each call on its own (too coarse for a 16-row call, well under a
+//! microsecond, so the batching below would stay ours) and keeps each side's
+//! histogram and the mean log ratio, not the per-pair ratios whose median
+//! and spread the results report; it also brings a statistics library with
+//! linear algebra behind it. What remains here is short: a warm-up, the
+//! calls per sample, the alternating loop and the JSON line.
 //!
 //! Per case: both sides are warmed up, each gets its own number of calls per
-//! sample (about 3 ms of calls, at least one), then [`samples`] pairs are
+//! sample (about 3 ms of calls, at least one), then `--samples` pairs are
 //! taken. The case's line on stdout and its JSON line in the results file
-//! carry each side's median ns/row (and 10th and 90th percentiles), the ratio
-//! peer/ours of the medians, the median of the per-pair ratios and their
-//! 10th and 90th percentiles (the spread).
+//! carry each side's median ns/row (and 10th and 90th percentiles), the
+//! ratio peer/ours of the medians, the median of the per-pair ratios and
+//! their 10th and 90th percentiles (the spread).
 //!
-//! Arguments (`cargo bench --bench kernels -- ARGS`): `FILTER`, substrings of
-//! `group/case` separated by `|`, any of which selects a case (none: all);
+//! Arguments (`DK_BENCH_PAIRED=1 cargo bench --bench kernels -- ARGS`):
+//! `FILTER`, a regular expression as criterion reads its filter, selects a
+//! case when it matches `group/case/rows/ours` or `group/case/rows/PEER`
+//! (none: every case; `'spark|fixed_38_2'` selects either family);
 //! `--samples N`, the pairs per case (default 40, or `DK_BENCH_SAMPLES`).
 //! Criterion's `--bench`, `--noplot`, `--warm-up-time S`,
-//! `--measurement-time S` and `--sample-size N` are accepted and ignored.
-//! Results: one JSON object per line, appended to
-//! `<target dir>/paired/results.jsonl` (or to `DK_BENCH_OUT`); each line
-//! carries the run's start time, so `benches/report.py` can keep the latest
-//! line of each case and say which runs they come from.
+//! `--measurement-time S` and `--sample-size N` are accepted and ignored;
+//! its other options are refused. Results: one JSON object per line,
+//! appended to `<target dir>/paired/results.jsonl` (or to `DK_BENCH_OUT`);
+//! each line carries the run's start time, so `benches/report.py` can keep
+//! the latest line of each case and say which runs they come from.
 
 use std::fs::OpenOptions;
 use std::hint::black_box;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use regex::Regex;
+
+use super::harness::Case;
 
 /// The time one sample aims at, per side.
 const SAMPLE_TARGET: Duration = Duration::from_millis(3);
@@ -42,8 +63,9 @@ const DEFAULT_SAMPLES: usize = 40;
 
 /// What the command line and the environment ask for.
 struct Config {
-    /// Substrings of `group/case`; empty: every case.
-    filters: Vec<String>,
+    /// Selects a case when it matches one of its two functions' names, as
+    /// criterion's filter does; `None`: every case.
+    filter: Option<Regex>,
     samples: usize,
     out: PathBuf,
     /// The run's start, seconds since the epoch: the run's name in the results.
@@ -57,7 +79,7 @@ fn config() -> &'static Config {
             .ok()
             .map(|v| v.parse().expect("DK_BENCH_SAMPLES: a number of pairs"))
             .unwrap_or(DEFAULT_SAMPLES);
-        let mut filters = Vec::new();
+        let mut patterns = Vec::new();
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -75,9 +97,17 @@ fn config() -> &'static Config {
                 flag if flag.starts_with("--") => {
                     panic!("paired: unknown option {flag}; options: FILTER, --samples N")
                 }
-                filter => filters.extend(filter.split('|').map(str::to_owned)),
+                pattern => patterns.push(format!("(?:{pattern})")),
             }
         }
+        // Several filters select what any of them selects, as they always
+        // have here (criterion takes one).
+        let filter = (!patterns.is_empty()).then(|| {
+            let pattern = patterns.join("|");
+            Regex::new(&pattern).unwrap_or_else(|e| {
+                panic!("paired: FILTER {pattern:?} is not a regular expression: {e}")
+            })
+        });
         assert!(samples >= 1, "paired: at least one pair per case");
         let out = std::env::var_os("DK_BENCH_OUT").map_or_else(
             || {
@@ -92,41 +122,30 @@ fn config() -> &'static Config {
         }
         eprintln!("paired: {samples} pairs per case; results appended to {}", out.display());
         let run = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        Config { filters, samples, out, run }
+        Config { filter, samples, out, run }
     })
 }
 
-/// Whether the command line selects `group/case`: lets a bench skip a
-/// case's set-up and checks.
-pub fn selected(group: &str, case: &str) -> bool {
-    let filters = &config().filters;
-    let name = format!("{group}/{case}");
-    filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
+/// Whether the command line selects `case`: whether its filter matches
+/// `group/case/rows/ours` or `group/case/rows/PEER`, the names criterion
+/// gives the case's two functions.
+pub fn selected(case: &Case<'_>) -> bool {
+    let Some(filter) = &config().filter else { return true };
+    let id = case.id();
+    [format!("{id}/ours"), format!("{id}/{}", case.peer)].iter().any(|name| filter.is_match(name))
 }
 
-/// Where the results go.
-pub fn results_path() -> &'static std::path::Path {
+/// Where the results go; the first call reads the command line.
+pub fn results_path() -> &'static Path {
     &config().out
 }
 
-/// Times `ours` against `peer` (named `peer_name` in the results) over
-/// `rows` rows, in alternating samples, and prints and records the outcome
-/// under `group/case` with its value distribution (`distribution`, a short
-/// label). Does nothing when the command line does not select the case.
-/// Check that both sides agree before calling this: it does not look at
-/// what they return.
-pub fn compare<O, P>(
-    group: &str,
-    case: &str,
-    rows: usize,
-    distribution: &str,
-    peer_name: &str,
-    mut ours: impl FnMut() -> O,
-    mut peer: impl FnMut() -> P,
-) {
-    if !selected(group, case) {
-        return;
-    }
+/// Times `ours` against `peer` over `case.rows` rows, in alternating
+/// samples, and prints and records the outcome under `group/case`. The
+/// caller has checked that the case is selected and that both sides agree:
+/// this does not look at what they return.
+pub fn compare<O, P>(case: &Case<'_>, mut ours: impl FnMut() -> O, mut peer: impl FnMut() -> P) {
+    let Case { group, case, rows, distribution, peer: peer_name } = *case;
     let config = config();
     let (ours_iters, peer_iters) = warm_up(&mut ours, &mut peer);
     let per_row = |d: Duration, iters: u64| d.as_nanos() as f64 / (iters as f64 * rows as f64);

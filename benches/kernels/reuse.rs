@@ -1,7 +1,7 @@
 //! Results written into a recycled buffer at 1,048,576 rows: each call is
 //! handed the previous call's result ([`binary_recycling`]).
 //!
-//! Per case, ours recycled against, in alternating samples:
+//! Per case, ours recycled against:
 //! - `8192_row_batches`: the same call on the columns' first 8,192 rows,
 //!   128 times (as many rows in all, operands and results in cache, each
 //!   result new): the per-row time at 8,192 rows of the goal, a recycled
@@ -29,7 +29,8 @@ use decimal_kernels::{
 };
 use std::hint::black_box;
 
-use super::{FACTOR, MONEY, MONEY_FACTOR_64, RATE_8, Rng, money, ours, paired};
+use super::harness::{self, Case};
+use super::{FACTOR, MONEY, MONEY_FACTOR_64, RATE_8, Rng, money, ours};
 
 /// The rows of a large call.
 const LARGE: usize = 1 << 20;
@@ -75,13 +76,24 @@ fn bench_op<T: Plain>(
 ) {
     let group = format!("reuse_{name}");
     let op_name = format!("{op:?}").to_lowercase();
-    let cases = ["8192_row_batches", "fresh", "memory_floor"].map(|p| format!("{op_name}_vs_{p}"));
-    if !cases.iter().any(|case| paired::selected(&group, case)) {
+    let label = format!("{label}; {LARGE} rows");
+    let peers = ["8192_row_batches", "fresh", "memory_floor"];
+    let names = peers.map(|peer| format!("{op_name}_vs_{peer}"));
+    let [batches, fresh, floor] = [0, 1, 2].map(|i| Case {
+        group: &group,
+        case: &names[i],
+        rows: LARGE,
+        distribution: &label,
+        peer: peers[i],
+    });
+    if ![&batches, &fresh, &floor].iter().any(|case| case.selected()) {
         return;
     }
-    let fresh = binary(op, a, b, &opts).unwrap();
+    // The three cases share the recycled call, which returns nothing (it
+    // keeps its result for the next call): its result is checked here, once.
+    let fresh_result = binary(op, a, b, &opts).unwrap();
     let once = binary_recycling(op, a, b, &opts, binary(op, a, b, &opts).unwrap()).unwrap();
-    assert_eq!(once, fresh, "{group}/{op_name}: recycled result differs");
+    assert_eq!(once, fresh_result, "{group}/{op_name}: recycled result differs");
     let mut previous = Some(once);
     let mut recycled = || {
         let done = previous.take().expect("the previous result");
@@ -93,21 +105,12 @@ fn bench_op<T: Plain>(
             black_box(binary(op, &x, &y, &opts).unwrap());
         }
     };
-    let label = format!("{label}; {LARGE} rows");
-    paired::compare(
-        &group,
-        &cases[0],
-        LARGE,
-        &label,
-        "8192_row_batches",
-        &mut recycled,
-        in_batches,
-    );
+    harness::compare(&batches, |_, _| {}, &mut recycled, in_batches);
     let fresh_call = || binary(op, a, b, &opts).unwrap();
-    paired::compare(&group, &cases[1], LARGE, &label, "fresh", &mut recycled, fresh_call);
-    let mut floor: Vec<T> = Vec::with_capacity(LARGE);
-    let memory_floor = || wrapping_sum_into(a, b, &mut floor);
-    paired::compare(&group, &cases[2], LARGE, &label, "memory_floor", &mut recycled, memory_floor);
+    harness::compare(&fresh, |_, _| {}, &mut recycled, fresh_call);
+    let mut floor_out: Vec<T> = Vec::with_capacity(LARGE);
+    let memory_floor = || wrapping_sum_into(a, b, &mut floor_out);
+    harness::compare(&floor, |_, _| {}, &mut recycled, memory_floor);
 }
 
 /// `+ - * /` on `Decimal64(15,2)` and `Decimal128(15,2)` under the Arrow
