@@ -26,11 +26,19 @@ pair of samples); the spread is their 10th to 90th percentile.
 The machine is described as this script sees it, so run it on the machine that
 ran the benches, right after them.
 
+With `--copy NAME=FILE` once per compiled copy of the loops (each FILE the
+results of a run under `DECIMAL_KERNELS_ISA=NAME`), RESULTS.md also gets
+the goals table of each copy, the cases below 1.0× their arrow-rs or
+arrow-cast peer in each, the division, remainder and rescale cases below
+2.0× in the portable one, and one table of every case's ratio per copy.
+
 Usage: python3 benches/report.py [RESULTS] [--out FILE] [--note TEXT]
+                                 [--copy NAME=FILE ...]
   RESULTS     default: $CARGO_TARGET_DIR/paired/results.jsonl, else
               target/paired/results.jsonl of this repository
   --out FILE  default: benches/RESULTS.md of this repository
   --note TEXT added to the header, e.g. the bench options used
+  --copy NAME=FILE  a copy's results (repeat for each copy)
 """
 import argparse
 import datetime
@@ -246,6 +254,78 @@ def results_table(cases):
     return lines
 
 
+# Peers the "never slower" goal holds every copy to: arrow-rs's own kernels.
+ARROW_PEERS = ("arrow",)
+# Cases the portable copy is held to 2.0× on.
+DIVIDING = ("div", "rem", "rescale")
+
+
+def copy_checks(name, cases):
+    """The cases of one copy below its goals beyond the goals table."""
+    slower = sorted(
+        f"{g}/{c} at {size} {r['pair_ratio']['median']:.2f}×"
+        for (g, c, size), r in cases.items()
+        if r["peer"] in ARROW_PEERS and size in SIZES and r["pair_ratio"]["median"] < 1.0
+    )
+    lines = [f"- below 1.0× their arrow-rs peer: {'; '.join(slower) if slower else 'none'}"]
+    if name == "portable":
+        below = sorted(
+            f"{g}/{c} at {size} {r['pair_ratio']['median']:.2f}×"
+            for (g, c, size), r in cases.items()
+            if r["peer"] in ARROW_PEERS
+            and size in SIZES
+            and any(d in c for d in DIVIDING)
+            and r["pair_ratio"]["median"] < 2.0
+        )
+        lines.append(
+            f"- division, remainder and rescale cases below 2.0×: {'; '.join(below) if below else 'none'}"
+        )
+    return lines
+
+
+def copies_table(copies):
+    """Every case's pair ratio (and our ns/row) in each copy."""
+    names = [name for name, _ in copies]
+    lines = [
+        "| case | rows | peer | " + " | ".join(names) + " |",
+        "|---|---:|---|" + "---:|" * len(names),
+    ]
+    keys = sorted(set().union(*(cases.keys() for _, cases in copies)))
+    for key in keys:
+        group, case, size = key
+        peer = next(cases[key]["peer"] for _, cases in copies if key in cases)
+        cells = []
+        for _, cases in copies:
+            r = cases.get(key)
+            cells.append(
+                "–" if r is None
+                else f"{r['pair_ratio']['median']:.2f}× ({r['ours_ns']['median']:.2f} ns)"
+            )
+        lines.append(f"| {group}/{case} | {size} | {peer} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def copies_md(copies):
+    if not copies:
+        return []
+    body = [
+        "",
+        "## Per copy",
+        "",
+        "The same cases in each compiled copy of the loops, each run under",
+        "`DECIMAL_KERNELS_ISA=<copy>` on the machine above, one copy after the other.",
+        "Ratio: peer time / ours, median of the sample pairs (10th–90th percentile).",
+    ]
+    for name, cases in copies:
+        body += ["", f"### {name}", ""]
+        body += copy_checks(name, cases)
+        body += [""]
+        body += goals_table(cases)
+    body += ["", "### Every case, per copy", "", "Pair ratio, and our median ns/row.", ""]
+    body += copies_table(copies)
+    return body
+
+
 def command(*args):
     try:
         done = subprocess.run(args, capture_output=True, text=True, cwd=REPO, check=True)
@@ -338,7 +418,7 @@ def stamp(t):
     return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def results_md(cases, runs, note):
+def results_md(cases, runs, note, copies):
     when = "; ".join(f"{stamp(a)} to {stamp(b)}" for a, b in sorted(runs.values()))
     samples = sorted({r["samples"] for r in cases.values()})
     header = [
@@ -410,6 +490,7 @@ def results_md(cases, runs, note):
             "",
         ]
         body += reuse
+    body += copies_md(copies)
     body += ["", "## Every case", ""]
     body += results_table(cases)
     return "\n".join(header + body) + "\n"
@@ -420,6 +501,7 @@ def main():
     parser.add_argument("results", nargs="?", default=default_results())
     parser.add_argument("--out", default=os.path.join(REPO, "benches", "RESULTS.md"))
     parser.add_argument("--note", default="")
+    parser.add_argument("--copy", action="append", default=[], metavar="NAME=FILE")
     args = parser.parse_args()
 
     try:
@@ -428,8 +510,21 @@ def main():
         sys.exit(f"report.py: cannot read {args.results}: {e}")
     if not cases:
         sys.exit(f"report.py: no results in {args.results}")
+    copies = []
+    for spec in args.copy:
+        name, _, path = spec.partition("=")
+        if not path:
+            sys.exit(f"report.py: --copy {spec}: expected NAME=FILE")
+        try:
+            copy_cases, copy_runs = read_results(path)
+        except OSError as e:
+            sys.exit(f"report.py: cannot read {path}: {e}")
+        copies.append((name, copy_cases))
+        for run, (first, last) in copy_runs.items():
+            a, b = runs.get(run, (first, last))
+            runs[run] = (min(a, first), max(b, last))
     with open(args.out, "w") as f:
-        f.write(results_md(cases, runs, args.note))
+        f.write(results_md(cases, runs, args.note, copies))
     print(f"report.py: wrote {args.out} ({len(cases)} cases)", file=sys.stderr)
     print("\n".join(goals_table(cases)))
     reuse = reuse_table(cases)
