@@ -226,7 +226,11 @@ impl Work for i128 {
         10i128.wrapping_pow(k)
     }
     wrapping_work_arith!();
-    wrapping_div_rem!();
+
+    #[inline(always)]
+    fn div_rem(self, divisor: Self) -> (Self, Self) {
+        crate::int::div_128::div_rem(self, divisor)
+    }
 
     type Divisor = Magic128;
     fn prepare_divisor(divisor: Self) -> Magic128 {
