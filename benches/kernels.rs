@@ -60,11 +60,18 @@
 //! factor), `d256_40_2_add_limit` (`i256` `wrapping_add`, money + money),
 //! `d128_38_10_neg_limit` (`i128` `wrapping_neg` of money).
 //!
-//! Rescale (a cast, half up) of money at scale 4, `±<10^14` (47 bits, one row
-//! in a hundred a tie), against `arrow_cast::cast` (which rounds half away
-//! from zero), each side taking and returning an Arrow array:
-//! `Decimal128(15,4)` to `Decimal128(15,2)`, and `Decimal256(40,4)` to
-//! `Decimal128(38,2)`. Favourable: fits `i64`.
+//! Casts between decimal types (group `FROM_to_TO`, case `rescale`):
+//! `decimal_kernels::arrow::cast` against `arrow_cast::cast`, both with the
+//! default options, each taking and returning an Arrow array.
+//! - Lowering the scale of money at scale 4, `±<10^14` (47 bits, one row in
+//!   a hundred a tie), half up (arrow-cast rounds half away from zero too):
+//!   `Decimal128(15,4)` to `Decimal128(15,2)`, and `Decimal256(40,4)` to
+//!   `Decimal128(38,2)`. Favourable: fits `i64`.
+//! - Raising the scale of money at scale 2, `±<10^12` (40 bits):
+//!   `Decimal128(15,2)` to `Decimal128(18,4)` (`×10^2`, results 47 bits) and
+//!   to `Decimal256(40,6)` (`×10^4`, 54 bits), favourable (fit `i64`);
+//!   `Decimal64(15,2)` to `Decimal128(38,10)` (`×10^8`, results 67 bits):
+//!   beyond `i64`.
 //!
 //! Spark profile (`arrow::binary` with `ArithmeticOptions::spark()`),
 //! `Decimal128(38,18)` mul and div to Spark's `Decimal128(38,6)`, against
@@ -83,8 +90,8 @@
 //!   within `i128`), scaled dividends left·10^6 below 10^25 (84 bits).
 //!
 //! Aggregates (`kernels/aggregates.rs`): sum and avg of money against
-//! `sum_checked`, and sums by group against a plain scatter loop; sums stay
-//! within 64 bits.
+//! `sum_checked`, and sums by group against plain scatter loops (one with
+//! `checked_add`, one wrapping); sums stay within 64 bits.
 //!
 //! Sizes 16, 8,192 and 1,048,576 rows; no nulls and every tenth row null
 //! (groups ending in `_nulls`; not for the limits). `DK_BENCH_QUICK=1` keeps
@@ -113,7 +120,7 @@ use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use arrow_schema::DataType;
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalNative, DecimalScalar, DecimalType,
-    OverflowPolicy, RoundingMode, StorageWidth, UnaryOp, binary, rescale, unary,
+    RoundingMode, StorageWidth, UnaryOp, binary, unary,
 };
 use harness::Case;
 
@@ -711,28 +718,26 @@ fn wrapping_neg_limit() {
 /// Money at scale 4: below 10^14 as stored integers (10 integer digits).
 const MONEY_4: u128 = 10_u128.pow(14);
 
-/// A cast of an Arrow decimal column to `to`, stored as `Decimal128`, half
-/// up: ours from and back to Arrow arrays (neither conversion copies), with
-/// a null where a value overflows (the `Null` policy), as
-/// `arrow_cast::cast` does with its default options; arrow-cast rounds half
-/// away from zero.
+/// A cast of an Arrow decimal column to `to`, stored at `width`: ours
+/// through `decimal_kernels::arrow::cast`, the drop-in for
+/// `arrow_cast::cast_with_options`, against `arrow_cast::cast`, both with the
+/// default options (a null where a value overflows, digits dropped rounding
+/// half away from zero).
 fn rescale_case<T: ArrowDecimal>(
     name: &str,
     label: &str,
     column: PrimitiveArray<T>,
     to: DecimalType,
+    width: StorageWidth,
 ) {
     let len = column.len();
-    let opts = ArithmeticOptions::arrow(StorageWidth::I128)
-        .with_rounding(RoundingMode::HalfUp)
-        .with_on_overflow(OverflowPolicy::Null);
-    let to_type = decimal_kernels::arrow::data_type(to, StorageWidth::I128);
+    let to_type = decimal_kernels::arrow::data_type(to, width);
     let column: ArrayRef = Arc::new(column);
-    let source = column.clone();
+    let (source, target) = (column.clone(), to_type.clone());
     let pair = Pair {
         ours: Box::new(move || {
-            let a = DecimalArray::from_arrow(source.as_ref()).unwrap();
-            rescale(&a, to, &opts).unwrap().to_arrow()
+            let options = arrow_cast::CastOptions::default();
+            decimal_kernels::arrow::cast(source.as_ref(), &target, &options).unwrap()
         }),
         arrow: Box::new(move || arrow_cast::cast(column.as_ref(), &to_type).unwrap()),
     };
@@ -755,12 +760,40 @@ fn rescale_casts() {
         let rng = &mut Rng(0x6a09_e667_f3bc_c909 ^ len as u64);
         let narrow = money::<Decimal128Type>(rng, MONEY_4, len, 15, 4, with_nulls, |v| v);
         let name = format!("d128_15_4_to_d128_15_2_half_up{suffix}");
-        rescale_case(&name, &label("i128"), narrow, to(15, 2));
+        rescale_case(&name, &label("i128"), narrow, to(15, 2), StorageWidth::I128);
         let wide = money::<Decimal256Type>(rng, MONEY_4, len, 40, 4, with_nulls, i256::from_i128);
         let name = format!("d256_40_4_to_d128_38_2_half_up{suffix}");
-        rescale_case(&name, &label("i256"), wide, to(38, 2));
+        rescale_case(&name, &label("i256"), wide, to(38, 2), StorageWidth::I128);
+        // Raising the scale: money at scale 2, digits appended.
+        let raised = |label: &str| {
+            with_nulls_label(format!("money ±<10^12 (40 bits) stored in {label}"), with_nulls)
+        };
+        let money_128 = money::<Decimal128Type>(rng, MONEY, len, 15, 2, with_nulls, |v| v);
+        rescale_case(
+            &format!("d128_15_2_to_d128_18_4{suffix}"),
+            &raised("i128, ×10^2: results <10^14 (47 bits) — favourable: fits i64"),
+            money_128.clone(),
+            to(18, 4),
+            StorageWidth::I128,
+        );
+        let money_64 = money::<Decimal64Type>(rng, MONEY, len, 15, 2, with_nulls, |v| v as i64);
+        rescale_case(
+            &format!("d64_15_2_to_d128_38_10{suffix}"),
+            &raised("i64, ×10^8 into i128: results <10^20 (67 bits) — not favourable: beyond i64"),
+            money_64,
+            to(38, 10),
+            StorageWidth::I128,
+        );
+        rescale_case(
+            &format!("d128_15_2_to_d256_40_6{suffix}"),
+            &raised("i128, ×10^4 into i256: results <10^16 (54 bits) — favourable: fits i64"),
+            money_128,
+            to(40, 6),
+            StorageWidth::I256,
+        );
     }
 }
+
 /// Spark's money × rate at `decimal(38,18)`: money below 10^12 in value,
 /// stored below 10^30 (~100 bits).
 const SPARK_MONEY: u128 = 10_u128.pow(30);
@@ -884,7 +917,7 @@ fn main() {
     rescale_casts();
     spark_profile();
     aggregates::whole_column();
-    aggregates::grouped_sum_limit();
+    aggregates::grouped_sums();
     reuse::recycled_arrow_profile();
     reuse::recycled_fixed_point_multiply();
     harness::finish();

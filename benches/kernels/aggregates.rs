@@ -1,17 +1,20 @@
 //! Aggregates: whole-column sum and avg against arrow's `sum_checked` (avg:
 //! `sum_checked`, then DataFusion's final step, the sum at four more digits
-//! divided by the count, truncated), and grouped sums against a plain
-//! wrapping `i128` loop that scatters each row into its group, the machine's
-//! limit. Values: `Decimal128(15,2)` money, stored magnitudes uniform in
-//! `[1, 10^12)` (~40 bits) of either sign; groups uniform at random over 4
-//! (TPC-H Q1's) or 1,000 groups. Arrow profile types: sum `decimal(25,2)`,
-//! avg `decimal(19,6)`. Sums of `n` rows stay below `n · 10^12`: 53 bits at
-//! 8,192 rows, 60 at 1,048,576, so every case is favourable (64 bits).
+//! divided by the count, truncated), and grouped sums against two plain `i128`
+//! loops that scatter each row into its group: one adding with `checked_add`
+//! and failing on the first overflow, as an engine writes it by hand, and one
+//! that wraps, the machine's limit. Values: `Decimal128(15,2)` money, stored
+//! magnitudes uniform in `[1, 10^12)` (~40 bits) of either sign; groups
+//! uniform at random over 4 (TPC-H Q1's) or 1,000 groups. Arrow profile
+//! types: sum `decimal(25,2)`, avg `decimal(19,6)`. Sums of `n` rows stay
+//! below `n · 10^12`: 53 bits at 8,192 rows, 60 at 1,048,576, so every case
+//! is favourable (64 bits).
 
 use arrow_arith::aggregate::sum_checked;
 use arrow_array::Array;
 use arrow_array::types::Decimal128Type;
 use arrow_buffer::i256;
+use arrow_schema::ArrowError;
 use decimal_kernels::aggregate::{avg, sum, sum_groups};
 use decimal_kernels::{ArithmeticOptions, DecimalArray, StorageWidth};
 
@@ -71,9 +74,12 @@ pub fn whole_column() {
     }
 }
 
-/// Grouped sums against the plain scatter loop, which allocates its sums
-/// (and has no counts, so no null groups).
-pub fn grouped_sum_limit() {
+/// Grouped sums against two plain scatter loops over the same buffers, each
+/// allocating its sums (and keeping no counts, so no null groups): one that
+/// adds with `checked_add` and returns an error on the first overflow, as an
+/// engine writes it by hand (`d128_15_2_sum_groups`, peer `checked_loop`),
+/// and one that wraps, the machine's limit (`d128_15_2_sum_groups_limit`).
+pub fn grouped_sums() {
     let opts = ArithmeticOptions::arrow(StorageWidth::I128);
     for (len, _) in sizes().into_iter().filter(|&(_, with_nulls)| !with_nulls) {
         for groups in [4usize, 1000] {
@@ -82,14 +88,12 @@ pub fn grouped_sum_limit() {
                  group sums <{len}·10^12 ({} bits) — favourable: fits i64",
                 sum_bits(len)
             );
-            let case = Case {
-                group: "d128_15_2_sum_groups_limit",
-                case: &format!("groups_{groups}"),
-                rows: len,
-                distribution: &label,
-                peer: "wrapping_loop",
-            };
-            if !case.selected() {
+            let name = format!("groups_{groups}");
+            let case =
+                |group, peer| Case { group, case: &name, rows: len, distribution: &label, peer };
+            let checked_case = case("d128_15_2_sum_groups", "checked_loop");
+            let limit_case = case("d128_15_2_sum_groups_limit", "wrapping_loop");
+            if !checked_case.selected() && !limit_case.selected() {
                 continue;
             }
             let rng = &mut Rng(29 ^ len as u64 ^ groups as u64);
@@ -99,22 +103,39 @@ pub fn grouped_sum_limit() {
             let a = ours(&column);
             let values = column.values().clone();
             let ours = || sum_groups(&a, &indices, groups, &opts).unwrap();
-            let plain = || {
+            let wrapping = || {
                 let mut sums = vec![0i128; groups];
                 for (&v, &g) in values.iter().zip(&indices) {
                     sums[g] = sums[g].wrapping_add(v);
                 }
                 sums
             };
-            let id = case.id();
-            let check = |got: DecimalArray, want: Vec<i128>| {
-                for (g, &v) in want.iter().enumerate() {
-                    // A group no row fell in: null for us, zero for the loop.
-                    let got = got.row(g).unwrap_or(i256::ZERO);
-                    assert_eq!(got, i256::from_i128(v), "{id}: group {g}");
+            let checked = || -> Result<Vec<i128>, ArrowError> {
+                let mut sums = vec![0i128; groups];
+                for (row, (&v, &g)) in values.iter().zip(&indices).enumerate() {
+                    sums[g] = sums[g].checked_add(v).ok_or_else(|| {
+                        ArrowError::ArithmeticOverflow(format!("sum overflows at row {row}"))
+                    })?;
+                }
+                Ok(sums)
+            };
+            let check = |id: String| {
+                move |got: DecimalArray, want: Vec<i128>| {
+                    for (g, &v) in want.iter().enumerate() {
+                        // A group no row fell in: null for us, zero for the loops.
+                        let got = got.row(g).unwrap_or(i256::ZERO);
+                        assert_eq!(got, i256::from_i128(v), "{id}: group {g}");
+                    }
                 }
             };
-            harness::compare(&case, check, ours, plain);
+            let checked_check = check(checked_case.id());
+            harness::compare(
+                &checked_case,
+                |got, want: Result<Vec<i128>, ArrowError>| checked_check(got, want.unwrap()),
+                ours,
+                checked,
+            );
+            harness::compare(&limit_case, check(limit_case.id()), ours, wrapping);
         }
     }
 }

@@ -139,6 +139,34 @@ impl Accumulator {
         Ok(())
     }
 
+    /// The sums of one batch by group, straight to the results, as a new
+    /// accumulator's [`update`](Self::update) then [`finish`](Self::finish)
+    /// would give them (for a sum; `None` for a mean). `None` too when the
+    /// call fails: the caller then runs `update` and `finish`, which report
+    /// the error with its values.
+    pub(crate) fn sum_batch(
+        &self,
+        values: &DecimalArray,
+        group_indices: &[usize],
+        total_groups: usize,
+    ) -> Option<DecimalArray> {
+        if self.op != AggregateOp::Sum || self.check_type(values).is_err() {
+            return None;
+        }
+        let rows = Rows::new(values.len())
+            .with_nulls(values.nulls())
+            .with_policies(self.options.policies());
+        let operand = Operand::Array(values).kernel_operand();
+        let precision = self.result.precision();
+        let (values, nulls) = with_native!(self.width, T => {
+            let sums =
+                GroupSums::sum_batch::<T>(operand, group_indices, total_groups, precision, &rows);
+            let output = sums.ok()?;
+            (T::into_values(output.values), output.nulls)
+        });
+        Some(DecimalArray::from_parts(self.result, values, nulls))
+    }
+
     /// Adds every valid row of `values` to group 0 (made if there is none):
     /// the whole-column aggregate.
     pub(crate) fn update_whole(&mut self, values: &DecimalArray) -> Result<(), DecimalError> {

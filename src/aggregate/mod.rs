@@ -150,6 +150,10 @@ fn grouped(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let mut accumulator = Accumulator::new(op, values.dtype(), options)?;
+    // One batch: no running state to keep between calls.
+    if let Some(sums) = accumulator.sum_batch(values, group_indices, total_groups) {
+        return Ok(sums);
+    }
     accumulator.update(values, group_indices, None, total_groups)?;
     accumulator.finish(None)
 }

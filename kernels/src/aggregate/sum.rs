@@ -17,6 +17,14 @@
 //! lanes, with no carry between rows, and widens once per block. The grouped
 //! sum is one scatter per row; when a call's sums cannot pass 64 bits, the
 //! sum and the count of a row are packed into one `i128` add.
+//!
+//! A single batch summed by group straight to its results
+//! ([`GroupSums::sum_batch`]) keeps no state: each group's sum is an `i64`,
+//! one add per row whose overflow flag is ORed rather than branched on (an
+//! exact `S_g` whenever no add overflowed, for any number of rows; the
+//! general path otherwise), and no count: `n_g > 0` wherever `S_g != 0`, and
+//! only when some sum is zero are the group indices read again for the
+//! groups of valid rows.
 
 use core::mem::MaybeUninit;
 
@@ -318,6 +326,51 @@ impl GroupSums {
         }
     }
 
+    /// The sums by group of a single batch, checked against `precision`
+    /// digits and stored as `O`: what [`new`](Self::new) with `groups`
+    /// groups, [`update`](Self::update) with `rows` of `values` in groups
+    /// `group_indices`, then [`finish_sum`](Self::finish_sum) return, errors
+    /// included, without the running state: for a caller whose rows come in
+    /// one batch.
+    ///
+    /// Values of at most 64 bits are added in one `i64` per group, one add
+    /// per row, and kept there when no add left `i64` (a flag per row, not a
+    /// bound on the rows): no count, so a group is known to have valid rows
+    /// from a sum that is not zero, and the group column is read again only
+    /// when a sum is zero. `i128` values that are not known to fit 64 bits
+    /// are checked row by row as they are added, not measured first. A sum
+    /// that leaves `i64`, or values beyond it, run the general path instead.
+    ///
+    /// ```
+    /// use decimal_kernels_native::{GroupSums, Operand, Output, Rows};
+    /// let cents = [150i64, -25, 990, 5, 0];
+    /// let out: Output<i64> =
+    ///     GroupSums::sum_batch(Operand::array(&cents[..]), &[0, 1, 0, 1, 3], 4, 18, &Rows::new(5))?;
+    /// assert_eq!(out.values[..2], [1_140, -20]);
+    /// // Group 2 has no row, group 3 a row of zero.
+    /// assert!(out.nulls.is_some_and(|n| n.is_null(2) && n.is_valid(3)));
+    /// # Ok::<(), decimal_kernels_native::KernelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`update`](Self::update) and [`finish_sum`](Self::finish_sum).
+    pub fn sum_batch<O: Storage>(
+        values: Operand<'_>,
+        group_indices: &[usize],
+        groups: usize,
+        precision: u8,
+        rows: &Rows<'_>,
+    ) -> Result<Output<O>, KernelError> {
+        if let Some(sums) = batch_sums_i64(&values, group_indices, groups, rows)? {
+            let nonempty = nonempty_i64(&sums, group_indices, rows.nulls);
+            let groups = Rows::new(groups).with_nulls(nonempty.as_ref());
+            return check_precision(&sums, precision, &groups.with_policies(rows.policies));
+        }
+        let mut sums = Self::new(groups);
+        sums.update(values, Some(group_indices), rows)?;
+        sums.finish_sum(precision, rows.policies)
+    }
+
     /// The validity of the results: groups with at least one valid row
     /// (`None`: all of them).
     pub(crate) fn nonempty(&self) -> Option<NullBuffer> {
@@ -531,6 +584,134 @@ fn scatter_rows(
     failed.map_or(Ok(()), Err)
 }
 
+/// [`GroupSums::sum_batch`]'s sums in `i64`, when every valid value and
+/// every running sum fits it (`i64::MIN` excluded, which a precision check
+/// in `i64` cannot take); `None` when the general path must add them. The
+/// first row whose group is out of range fails the call, as in `update`.
+fn batch_sums_i64(
+    operand: &Operand<'_>,
+    group_indices: &[usize],
+    groups: usize,
+    rows: &Rows<'_>,
+) -> Result<Option<Vec<i64>>, KernelError> {
+    rows.check(&[operand])?;
+    let Values::Array(column) = operand.values else {
+        return Err(KernelError::UnsupportedSpec { reason: "a sum adds a column" });
+    };
+    if group_indices.len() != rows.len {
+        return Err(KernelError::LengthMismatch {
+            expected: rows.len,
+            actual: group_indices.len(),
+        });
+    }
+    let mut sums = vec![0i64; groups];
+    let nulls = rows.nulls;
+    let declared_narrow = operand.precision.is_some_and(|p| p <= 18);
+    let exact = match column {
+        Column::I64(values) => add_rows_i64(&mut sums, values, |v| (v, true), group_indices, nulls),
+        // Declared within 18 digits: each value is its low word.
+        #[expect(clippy::cast_possible_truncation, reason = "the value fits i64")]
+        Column::I128(values) if declared_narrow => {
+            add_rows_i64(&mut sums, values, |v| (v as i64, true), group_indices, nulls)
+        }
+        // Otherwise each value is its low word when that sign-extends to it.
+        #[expect(clippy::cast_possible_truncation, reason = "checked against the value")]
+        Column::I128(values) => add_rows_i64(
+            &mut sums,
+            values,
+            |v| (v as i64, i128::from(v as i64) == v),
+            group_indices,
+            nulls,
+        ),
+        Column::I256(_) => return Ok(None),
+        // Narrower storage always fits.
+        _ => {
+            let mut result = Ok(true);
+            for_each_block::<i64>(&column, |start, block| {
+                let rows = block.len().min(group_indices.len().saturating_sub(start));
+                if !matches!(result, Ok(true)) || rows == 0 {
+                    return;
+                }
+                let nulls = nulls.map(|n| n.slice(start, rows));
+                let groups = &group_indices[start..start + rows];
+                result =
+                    add_rows_i64(&mut sums, &block[..rows], |v| (v, true), groups, nulls.as_ref())
+                        .map_err(|row| start + row);
+            });
+            result
+        }
+    };
+    let exact = exact.map_err(|row| KernelError::GroupOutOfRange {
+        row,
+        group: group_indices[row],
+        groups,
+    })?;
+    Ok((exact && !sums.contains(&i64::MIN)).then_some(sums))
+}
+
+/// `sums[groups[i]] += read(values[i])` in `i64` for the valid rows (a null
+/// row adds 0), where `read` gives the value and whether it fits `i64`;
+/// returns whether every valid value fitted and no add overflowed (each add
+/// sets a flag rather than branching), or the first row whose group is out
+/// of range. The bounds check of the group is the only branch per row.
+/// Out of line, so that the loop keeps its pointers in registers.
+#[inline(never)]
+fn add_rows_i64<V: Copy>(
+    sums: &mut [i64],
+    values: &[V],
+    read: impl Fn(V) -> (i64, bool),
+    groups: &[usize],
+    nulls: Option<&NullBuffer>,
+) -> Result<bool, usize> {
+    let mut inexact = false;
+    match nulls {
+        None => {
+            for (row, (&v, &g)) in values.iter().zip(groups).enumerate() {
+                let (v, fits) = read(v);
+                let Some(sum) = sums.get_mut(g) else { return Err(row) };
+                let (s, overflowed) = sum.overflowing_add(v);
+                *sum = s;
+                inexact |= overflowed | !fits;
+            }
+        }
+        Some(nulls) => {
+            for (row, ((&v, &g), valid)) in values.iter().zip(groups).zip(nulls.iter()).enumerate()
+            {
+                let (v, fits) = read(v);
+                let Some(sum) = sums.get_mut(g) else { return Err(row) };
+                // A null row adds 0, whatever its bits.
+                let (s, overflowed) = sum.overflowing_add(v & -i64::from(valid));
+                *sum = s;
+                inexact |= overflowed | (valid & !fits);
+            }
+        }
+    }
+    Ok(!inexact)
+}
+
+/// The validity of [`batch_sums_i64`]'s sums: a group whose sum is not zero
+/// has a valid row; only when some sum is zero (an empty group, or rows that
+/// cancel) is the group column read again, for the groups of the valid rows.
+/// Every group index is in range (the sums were added).
+fn nonempty_i64(
+    sums: &[i64],
+    group_indices: &[usize],
+    nulls: Option<&NullBuffer>,
+) -> Option<NullBuffer> {
+    if !sums.contains(&0) {
+        return None;
+    }
+    let mut nonempty: Vec<bool> = sums.iter().map(|&s| s != 0).collect();
+    for (row, &g) in group_indices.iter().enumerate() {
+        if nulls.is_none_or(|n| n.is_valid(row))
+            && let Some(seen) = nonempty.get_mut(g)
+        {
+            *seen = true;
+        }
+    }
+    Some(NullBuffer::from(nonempty)).filter(|n| n.null_count() > 0)
+}
+
 /// The same for values of any width, with carries.
 #[inline(never)]
 fn add_grouped_i256(
@@ -658,7 +839,7 @@ mod tests {
     use super::*;
     use crate::columns::storage::{Stored, TOKEN};
     use crate::driver::rows::OverflowPolicy;
-    use crate::testing::{big, values};
+    use crate::testing::{assert_same_outcome, big, values};
     use num_bigint::BigInt;
     use rstest::rstest;
 
@@ -893,6 +1074,169 @@ mod tests {
         let wide: Vec<i256> = values.iter().map(|&v| i256::from_i128(v)).collect();
         oracle.add(&wide, None, None);
         assert_exact(&sums, &oracle, "measured");
+    }
+
+    /// What [`GroupSums::sum_batch`] must return for one batch: a new
+    /// state's `update`, then `finish_sum`.
+    fn general_sum<O: Storage>(
+        values: Operand<'_>,
+        group_indices: &[usize],
+        groups: usize,
+        precision: u8,
+        rows: &Rows<'_>,
+    ) -> Result<Output<O>, KernelError> {
+        let mut sums = GroupSums::new(groups);
+        sums.update(values, Some(group_indices), rows)?;
+        sums.finish_sum(precision, rows.policies)
+    }
+
+    /// `sum_batch` agrees with the general path, and whether it added the
+    /// rows in `i64` itself (`fast`) or left them to the general path.
+    #[track_caller]
+    fn assert_batch_sum<O: Storage>(
+        values: Operand<'_>,
+        group_indices: &[usize],
+        groups: usize,
+        precision: u8,
+        rows: &Rows<'_>,
+        fast: bool,
+    ) {
+        let context = format!("{groups} groups, {} rows, {precision} digits", rows.len);
+        let in_i64 = batch_sums_i64(&values, group_indices, groups, rows);
+        assert_eq!(in_i64.map(|sums| sums.is_some()), Ok(fast), "{context}: added in i64");
+        let want = general_sum::<O>(values, group_indices, groups, precision, rows);
+        let got = GroupSums::sum_batch::<O>(values, group_indices, groups, precision, rows);
+        assert_same_outcome(want, got, &context);
+    }
+
+    /// Money (`±<10^12`) in random groups, in every storage it can come in:
+    /// `i128` declared within 18 digits (its low words), undeclared (checked
+    /// row by row), `i64`, and `i32` (converted a block at a time): added in
+    /// `i64`, with the same sums and null groups as the general path, at a
+    /// precision every sum fits and at one most overflow (under `Null`).
+    /// More groups than rows leaves groups empty: the group column is read
+    /// again for the groups whose sum is zero.
+    #[rstest]
+    #[case::four_groups(8192, 4, false)]
+    #[case::one_thousand_groups(8192, 1000, false)]
+    #[case::one_thousand_groups_with_nulls(8192, 1000, true)]
+    #[case::more_groups_than_rows(100, 1000, false)]
+    #[case::more_groups_than_rows_with_nulls(100, 1000, true)]
+    #[case::one_row(1, 3, false)]
+    #[case::no_rows(0, 3, false)]
+    fn sum_batch_of_money_adds_in_i64(
+        #[case] rows: usize,
+        #[case] groups: usize,
+        #[case] with_nulls: bool,
+    ) {
+        let money: Vec<i64> = values(rows, 40, 5).iter().map(|v| v % 1_000_000_000_000).collect();
+        let group_indices: Vec<usize> =
+            values(rows, 40, 6).iter().map(|v| v.unsigned_abs() as usize % groups).collect();
+        let validity = nulls(&(0..rows).map(|row| row % 10 != 3).collect::<Vec<_>>());
+        let rows = Rows::new(rows).with_nulls(Some(&validity).filter(|_| with_nulls));
+        let wide: Vec<i128> = money.iter().map(|&v| i128::from(v)).collect();
+        let small: Vec<i32> = money.iter().map(|&v| (v % 1_000_000) as i32).collect();
+        let null = rows.with_policies(NULL);
+        for (precision, rows) in [(25, rows), (13, null)] {
+            let declared = Operand::array(&wide[..]).assume_precision(15);
+            assert_batch_sum::<i128>(declared, &group_indices, groups, precision, &rows, true);
+            let undeclared = Operand::array(&wide[..]);
+            assert_batch_sum::<i128>(undeclared, &group_indices, groups, precision, &rows, true);
+            let narrow = Operand::array(&money[..]);
+            assert_batch_sum::<i64>(narrow, &group_indices, groups, precision.min(18), &rows, true);
+            let converted = Operand::array(&small[..]);
+            assert_batch_sum::<i64>(converted, &group_indices, groups, precision, &rows, true);
+        }
+    }
+
+    /// Groups whose sum is zero: with no row, with rows that cancel, with
+    /// zeros, with only null rows (whose bits are not zero): only the ones
+    /// with a valid row are valid.
+    #[test]
+    fn sum_batch_tells_zero_sums_from_empty_groups() {
+        let values = [5i64, -5, 0, 7, 9, 1];
+        let group_indices = [1, 1, 2, 3, 3, 4];
+        let validity = nulls(&[true, true, true, false, false, true]);
+        let rows = Rows::new(6).with_nulls(Some(&validity));
+        let out: Output<i64> =
+            GroupSums::sum_batch(Operand::array(&values[..]), &group_indices, 5, 18, &rows)
+                .unwrap();
+        let valid: Vec<bool> =
+            (0..5).map(|g| out.nulls.as_ref().is_none_or(|n| n.is_valid(g))).collect();
+        assert_eq!(valid, [false, true, true, false, true]);
+        assert_eq!((out.values[1], out.values[2], out.values[4]), (0, 0, 1));
+        assert_batch_sum::<i64>(Operand::array(&values[..]), &group_indices, 5, 18, &rows, true);
+    }
+
+    /// What `sum_batch` leaves to the general path, with the same result:
+    /// values beyond 64 bits (not under null rows, where they are not
+    /// added), `i256` storage, a sum that leaves `i64` on the way or ends at
+    /// `i64::MIN`; a sum past `i64` that comes back is still added there.
+    #[rstest]
+    #[case::a_value_past_i64(&[1, 1 << 64, -3], &[true; 3], false)]
+    #[case::i64_min_in_i128_is_a_64_bit_value(&[i128::from(i64::MIN), 1], &[true; 2], true)]
+    #[case::values_past_i64_under_null_rows(&[1, 1 << 100, i128::MIN, 4], &[true, false, false, true], true)]
+    #[case::a_sum_past_i64(&[i128::from(i64::MAX), 1, 1], &[true; 3], false)]
+    #[case::a_sum_past_i64_and_back(&[i128::from(i64::MAX), 1, -1], &[true; 3], false)]
+    #[case::a_sum_at_i64_min(&[-(1 << 62), -(1 << 62)], &[true; 2], false)]
+    #[case::a_sum_at_i64_max(&[1 << 62, (1 << 62) - 1, 0], &[true; 3], true)]
+    fn sum_batch_leaves_sums_past_i64_to_the_general_path(
+        #[case] values: &[i128],
+        #[case] valid: &[bool],
+        #[case] fast: bool,
+    ) {
+        // One group for every row, and a second one that stays empty.
+        let group_indices = vec![0; values.len()];
+        let validity = nulls(valid);
+        let rows = Rows::new(values.len()).with_nulls(Some(&validity));
+        assert_batch_sum::<i128>(Operand::array(values), &group_indices, 2, 38, &rows, fast);
+        let wide: Vec<i256> = values.iter().map(|&v| i256::from_i128(v)).collect();
+        assert_batch_sum::<i256>(Operand::array(&wide[..]), &group_indices, 2, 76, &rows, false);
+        // The same as i64 where every value fits.
+        if let Ok(narrow) = values.iter().map(|&v| i64::try_from(v)).collect::<Result<Vec<_>, _>>()
+        {
+            assert_batch_sum::<i128>(
+                Operand::array(&narrow[..]),
+                &group_indices,
+                2,
+                38,
+                &rows,
+                fast,
+            );
+        }
+    }
+
+    /// Bad calls fail as the general path fails: the first row whose group
+    /// is out of range (nothing returned), lengths, a single value, a
+    /// storage too narrow for the precision, and a group beyond the
+    /// precision under `Error`.
+    #[test]
+    fn sum_batch_fails_as_the_general_path() {
+        let values = [999i64, 1, -1000, 4];
+        let operand = Operand::array(&values[..]);
+        let rows = Rows::new(4);
+        let cases: [(&[usize], usize, u8, Rows<'_>); 5] = [
+            (&[0, 1, 7, 9], 3, 18, rows),
+            (&[0, 1, 2], 3, 18, rows),
+            (&[0, 1, 2, 0], 3, 18, Rows::new(5)),
+            // Group 0 sums to 1000: beyond 3 digits.
+            (&[0, 0, 1, 2], 3, 3, rows),
+            (&[0, 0, 1, 2], 3, 3, rows.with_policies(NULL)),
+        ];
+        for (group_indices, groups, precision, rows) in cases {
+            let want = general_sum::<i16>(operand, group_indices, groups, precision, &rows);
+            let got = GroupSums::sum_batch::<i16>(operand, group_indices, groups, precision, &rows);
+            assert_same_outcome(want, got, &format!("{group_indices:?}, {precision} digits"));
+        }
+        let failed = GroupSums::sum_batch::<i16>(operand, &[0, 1, 7, 9], 3, 4, &rows);
+        assert_eq!(
+            failed.err(),
+            Some(KernelError::GroupOutOfRange { row: 2, group: 7, groups: 3 })
+        );
+        let scalar = GroupSums::sum_batch::<i64>(Operand::scalar(1i64), &[0], 1, 18, &Rows::new(1));
+        assert!(matches!(scalar, Err(KernelError::UnsupportedSpec { .. })));
+        let narrow = GroupSums::sum_batch::<i8>(operand, &[0, 0, 1, 2], 3, 4, &rows);
+        assert!(matches!(narrow, Err(KernelError::StorageTooNarrow { .. })));
     }
 
     /// A merged part that could be a sum of 64-bit values keeps the sums
