@@ -100,6 +100,10 @@ pub(crate) trait Stored: Sealed + ArrowNativeType {
     fn word_slots(slots: &mut [MaybeUninit<Self>]) -> &mut [MaybeUninit<Self::Words>];
     /// [`load`](Self::load) from the words.
     fn load_words<W: Work>(words: Self::Words) -> W;
+    /// [`load_words`](Self::load_words) for a plan that did not measure
+    /// the values: the value when it fits `W`, otherwise `W::MAX`, which
+    /// every precision check in `W` fails.
+    fn load_words_saturated<W: Work>(words: Self::Words) -> W;
     /// [`store`](Self::store) as words.
     fn store_words<W: Work>(value: W) -> Self::Words;
 
@@ -147,6 +151,11 @@ macro_rules! small_storage {
             }
             #[inline(always)]
             fn load_words<W: Work>(words: Self) -> W {
+                words.load()
+            }
+            #[inline(always)]
+            fn load_words_saturated<W: Work>(words: Self) -> W {
+                // Every work type holds 64 bits.
                 words.load()
             }
             #[inline(always)]
@@ -225,6 +234,17 @@ impl Stored for i128 {
         W::from_i128(join(u128_words(words)) as i128)
     }
     #[inline(always)]
+    fn load_words_saturated<W: Work>(words: [u64; 2]) -> W {
+        if W::MAGNITUDE_BITS >= 127 {
+            return Self::load_words(words);
+        }
+        // Into `i64`: the value fits when its high word is its low word's
+        // sign, compared word by word (as 64-bit lanes).
+        let [low, high] = u128_words(words);
+        let low = low as i64;
+        if high as i64 == low >> 63 { W::from_i64(low) } else { W::MAX }
+    }
+    #[inline(always)]
     fn of_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {
         match *column {
             Column::I128(values) => Some(values),
@@ -293,6 +313,21 @@ impl Stored for i256 {
     fn load_words<W: Work>(words: [u64; 4]) -> W {
         let [w0, w1, w2, w3] = i256_words(words);
         W::from_i256(i256::from_parts(join([w0, w1]), join([w2, w3]) as i128))
+    }
+    #[inline(always)]
+    fn load_words_saturated<W: Work>(words: [u64; 4]) -> W {
+        let [w0, w1, w2, w3] = i256_words(words);
+        let sign = |word: u64| ((word as i64) >> 63) as u64;
+        if W::MAGNITUDE_BITS >= 255 {
+            Self::load_words(words)
+        } else if W::MAGNITUDE_BITS >= 127 {
+            // Into `i128`: the two high words are the sign of the low half.
+            let fits = w2 == sign(w1) && w3 == sign(w1);
+            if fits { W::from_i128(join([w0, w1]) as i128) } else { W::MAX }
+        } else {
+            let fits = w1 == sign(w0) && w2 == sign(w0) && w3 == sign(w0);
+            if fits { W::from_i64(w0 as i64) } else { W::MAX }
+        }
     }
     #[inline(always)]
     fn of_column<'a>(column: &Column<'a>) -> Option<&'a [Self]> {

@@ -10,7 +10,9 @@ use core::mem::MaybeUninit;
 
 use crate::columns::storage::Stored;
 use crate::driver::kernel::{BinaryKernel, UnaryKernel};
-use crate::driver::loops::{binary_loop, binary_words_loop, unary_loop, unary_words_loop};
+use crate::driver::loops::{
+    appended_i128_words_loop, binary_loop, binary_words_loop, unary_loop, unary_words_loop,
+};
 use crate::int::work::Work;
 
 /// Whether this CPU runs the functions here: the features they are
@@ -70,4 +72,15 @@ pub(crate) fn unary_words_block<S: Stored, W: Work, K: UnaryKernel<W>>(
     c: &K::Constants,
 ) -> u8 {
     unary_words_loop::<S, W, K>(a, out, c)
+}
+
+/// [`appended_i128_words_loop`] compiled for x86-64-v3.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+pub(crate) fn appended_i128_words(
+    a: &[[u64; 2]],
+    out: &mut [MaybeUninit<[u64; 2]>],
+    factor: u64,
+    limit: u64,
+) -> u64 {
+    appended_i128_words_loop(a, out, factor, limit)
 }

@@ -59,6 +59,8 @@ pub(crate) unsafe trait UnaryBlocks<W> {
     fn block_of_i256_words(&self, a: &[[u64; 4]], out: &mut [MaybeUninit<[u64; 4]>]) -> Option<u8>;
     /// One row's result and flags.
     fn row(&self, a: W) -> (W, u8);
+    /// [`UnaryKernel::SATURATED_LOADS`]: how the words of a row are loaded.
+    fn saturated_loads(&self) -> bool;
 }
 
 /// Binary kernel `K` with its constants, run by the loop copies `C`.
@@ -130,6 +132,9 @@ unsafe impl<W: InPlace, K: UnaryKernel<W>, C: Copies> UnaryBlocks<W> for UnaryLo
     }
     fn row(&self, a: W) -> (W, u8) {
         K::apply(a, &self.constants)
+    }
+    fn saturated_loads(&self) -> bool {
+        K::SATURATED_LOADS
     }
 }
 

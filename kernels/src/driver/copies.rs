@@ -280,3 +280,39 @@ pub(crate) fn magnitude_bits_in<S: Stored>(copy: Runnable, values: &[S]) -> u32 
 fn measure_portable<S: Stored>(values: &[S]) -> u32 {
     S::magnitude_bits(values)
 }
+
+/// [`appended_i128_words_loop`] in `copy`: compiled for AVX2 in that copy,
+/// for the build's target in any other. Calls run it only in the AVX2 copy
+/// (the AVX-512 words loop and the portable loop over `i128` values serve
+/// better in theirs); tests run it in every copy.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn appended_i128_words_in(
+    copy: Runnable,
+    a: &[[u64; 2]],
+    out: &mut [MaybeUninit<[u64; 2]>],
+    factor: u64,
+    limit: u64,
+) -> u64 {
+    match copy.isa() {
+        Isa::Avx2 => {
+            // SAFETY: a `Runnable` level runs on this CPU (checked at run
+            // time when it was made), and the copy is compiled with its
+            // features.
+            unsafe { avx2::appended_i128_words(a, out, factor, limit) }
+        }
+        _ => appended_i128_words_portable(a, out, factor, limit),
+    }
+}
+
+/// [`appended_i128_words_loop`] compiled for the build's target, out of
+/// line as the other copies are.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn appended_i128_words_portable(
+    a: &[[u64; 2]],
+    out: &mut [MaybeUninit<[u64; 2]>],
+    factor: u64,
+    limit: u64,
+) -> u64 {
+    crate::driver::loops::appended_i128_words_loop(a, out, factor, limit)
+}

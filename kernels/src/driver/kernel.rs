@@ -41,6 +41,16 @@ pub(crate) trait UnaryKernel<W: Work> {
     /// What the kernel computes once per call.
     type Constants: Sync;
 
+    /// Whether the kernel flags every value that does not fit `W` as an
+    /// overflow, so that a plan may run it over values it did not measure:
+    /// the loops over wider storage's words then load such a value as
+    /// `W::MAX` ([`Stored::load_words_saturated`]), which the kernel must
+    /// flag. For kernels whose result bound fits `W` and whose results are
+    /// never smaller in magnitude than their operand.
+    ///
+    /// [`Stored::load_words_saturated`]: crate::columns::storage::Stored::load_words_saturated
+    const SATURATED_LOADS: bool = false;
+
     /// The row's result and its failure flags; must not trap on any input.
     fn apply(a: W, constants: &Self::Constants) -> (W, u8);
 }

@@ -62,7 +62,8 @@ pub(crate) fn binary_words_loop<S: Stored, W: Work, K: BinaryKernel<W>>(
     any
 }
 
-/// [`binary_words_loop`] for one operand.
+/// [`binary_words_loop`] for one operand; for a kernel with saturated
+/// loads, a value beyond `W` is loaded as `W::MAX`.
 #[inline(always)]
 pub(crate) fn unary_words_loop<S: Stored, W: Work, K: UnaryKernel<W>>(
     a: &[S::Words],
@@ -71,9 +72,52 @@ pub(crate) fn unary_words_loop<S: Stored, W: Work, K: UnaryKernel<W>>(
 ) -> u8 {
     let mut any = 0;
     for (slot, &x) in out.iter_mut().zip(a) {
-        let (r, flags) = K::apply(S::load_words(x), c);
+        let a = if K::SATURATED_LOADS { S::load_words_saturated(x) } else { S::load_words(x) };
+        let (r, flags) = K::apply(a, c);
         any |= flags;
         slot.write(S::store_words(r));
+    }
+    any
+}
+
+/// Appended digits of `i128` values whose results have at most 18 digits,
+/// over the values' 64-bit words, two rows a step: each result is the low
+/// word times `factor` in `i64`, its high word the sign, and the loop
+/// returns the OR of a non-zero word for every operand beyond
+/// `|a| <= limit` (a high word that is not the low word's sign, or a low
+/// word beyond the limit; null rows alike). Unlike a kernel's words loop it
+/// keeps no flag byte per row and moves no word across a vector's halves: a
+/// pair of rows is one AVX2 vector of 64-bit lanes. Writes every slot of
+/// `out` when it is as long as `a`. `limit` is below `2^62`; the words of a
+/// value are in little-endian order (x86-64).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn appended_i128_words_loop(
+    a: &[[u64; 2]],
+    out: &mut [MaybeUninit<[u64; 2]>],
+    factor: u64,
+    limit: u64,
+) -> u64 {
+    let span = limit.wrapping_add(limit);
+    let row = |[low, high]: [u64; 2]| {
+        let sign = ((low.cast_signed()) >> 63).cast_unsigned();
+        let beyond = (high ^ sign) | u64::from(low.wrapping_add(limit) > span);
+        let r = low.wrapping_mul(factor);
+        ([r, (r.cast_signed() >> 63).cast_unsigned()], beyond)
+    };
+    let mut any = 0;
+    let mut slots = out.chunks_exact_mut(2);
+    let mut pairs = a.chunks_exact(2);
+    for (slot, pair) in (&mut slots).zip(&mut pairs) {
+        let ((r0, b0), (r1, b1)) = (row(pair[0]), row(pair[1]));
+        any |= b0 | b1;
+        slot[0].write(r0);
+        slot[1].write(r1);
+    }
+    for (slot, &words) in slots.into_remainder().iter_mut().zip(pairs.remainder()) {
+        let (r, beyond) = row(words);
+        any |= beyond;
+        slot.write(r);
     }
     any
 }

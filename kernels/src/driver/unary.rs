@@ -178,7 +178,10 @@ fn drive_words<W: InPlace, S: WordStorage>(
         // directly follow the vector's initialized elements.
         unsafe { out.set_len(out.len() + len) };
         if any != 0 {
-            let flags = a.iter().map(|&x| kernel.row(S::load_words(x)).1);
+            // Each row loaded as the words loop loaded it.
+            let saturated = kernel.saturated_loads();
+            let load = |x| if saturated { S::load_words_saturated(x) } else { S::load_words(x) };
+            let flags = a.iter().map(|&x| kernel.row(load(x)).1);
             failures.record_block(start, len, flags)?;
         }
     }
