@@ -284,8 +284,9 @@ fn measure_portable<S: Stored>(values: &[S]) -> u32 {
 /// [`appended_i128_words_loop`] in `copy`: compiled for AVX2 in that copy,
 /// for the build's target in any other. Calls run it only in the AVX2 copy
 /// (the AVX-512 words loop and the portable loop over `i128` values serve
-/// better in theirs); tests run it in every copy.
-#[cfg(target_arch = "x86_64")]
+/// better in theirs); tests run it in every copy, on any little-endian
+/// target.
+#[cfg(all(target_endian = "little", any(target_arch = "x86_64", test)))]
 pub(crate) fn appended_i128_words_in(
     copy: Runnable,
     a: &[[u64; 2]],
@@ -294,6 +295,7 @@ pub(crate) fn appended_i128_words_in(
     limit: u64,
 ) -> u64 {
     match copy.isa() {
+        #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => {
             // SAFETY: a `Runnable` level runs on this CPU (checked at run
             // time when it was made), and the copy is compiled with its
@@ -306,7 +308,7 @@ pub(crate) fn appended_i128_words_in(
 
 /// [`appended_i128_words_loop`] compiled for the build's target, out of
 /// line as the other copies are.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_endian = "little", any(target_arch = "x86_64", test)))]
 #[inline(never)]
 fn appended_i128_words_portable(
     a: &[[u64; 2]],

@@ -89,8 +89,9 @@ pub(crate) fn unary_words_loop<S: Stored, W: Work, K: UnaryKernel<W>>(
 /// keeps no flag byte per row and moves no word across a vector's halves: a
 /// pair of rows is one AVX2 vector of 64-bit lanes. Writes every slot of
 /// `out` when it is as long as `a`. `limit` is below `2^62`; the words of a
-/// value are in little-endian order (x86-64).
-#[cfg(target_arch = "x86_64")]
+/// value are in little-endian order. Compiled where the AVX2 copy runs it,
+/// and for tests on any little-endian target (aarch64's included).
+#[cfg(all(target_endian = "little", any(target_arch = "x86_64", test)))]
 #[inline(always)]
 pub(crate) fn appended_i128_words_loop(
     a: &[[u64; 2]],

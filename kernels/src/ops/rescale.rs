@@ -30,12 +30,14 @@ use arrow_buffer::NullBuffer;
 use crate::columns::column::{Column, Sink};
 use crate::columns::operand::{Operand, Values};
 use crate::columns::storage::Storage;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_endian = "little", any(target_arch = "x86_64", test)))]
 use crate::columns::storage::Stored;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_endian = "little", any(target_arch = "x86_64", test)))]
 use crate::driver::copies::appended_i128_words_in;
 use crate::driver::error::KernelError;
-use crate::driver::isa::{Isa, Runnable, active};
+#[cfg(all(target_endian = "little", any(target_arch = "x86_64", test)))]
+use crate::driver::isa::Runnable;
+use crate::driver::isa::{Isa, active};
 use crate::driver::kernel::{OVERFLOW, UnaryKernel, overflow_flag};
 use crate::driver::output::compute_output;
 use crate::driver::output::{Output, Recycled};
@@ -433,7 +435,7 @@ fn appended_unmeasured(
 /// ([`appended_i128_words_loop`](crate::driver::loops::appended_i128_words_loop));
 /// whether every operand was within the limit, null rows' included: if not,
 /// the results are not all valid, and the caller runs the kernel.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_endian = "little", any(target_arch = "x86_64", test)))]
 fn appended_in_words(
     copy: Runnable,
     values: &[i128],
@@ -709,8 +711,9 @@ mod tests {
     /// runs for targets of at most 18 digits, in every copy, at every length
     /// (an odd one ends with a row on its own): the products of the operands
     /// within the limit, and a call the kernel takes over exactly when an
-    /// operand is beyond it, null or not.
-    #[cfg(target_arch = "x86_64")]
+    /// operand is beyond it, null or not. On any little-endian target, as
+    /// the loop's word order is.
+    #[cfg(target_endian = "little")]
     #[rstest]
     #[case::two_digits_to_18(2, 18)]
     #[case::same_scale_18(0, 18)]
@@ -718,7 +721,6 @@ mod tests {
     #[case::one_digit_to_1(1, 1)]
     #[case::nineteen_digits_to_18(19, 18)]
     fn appended_words_in_every_copy(#[case] k: u32, #[case] precision: u8) {
-        use crate::driver::isa::Runnable;
         let values = unmeasured_values(k, precision);
         let c = Appending::<i128>::new(k, precision);
         for copy in Runnable::all() {
