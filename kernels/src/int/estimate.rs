@@ -333,10 +333,16 @@ mod tests {
         if v.abs() < BELOW_TWO_TO_63 {
             assert_eq!(ExponentBits::near(v), v as i64, "{v}");
         }
-        assert_eq!(ExponentBits::near(2.5), 2);
-        assert_eq!(ExponentBits::near(-3.5), -4);
-        assert_eq!(ExponentBits::nearest_small(-0.4), 0);
-        assert_eq!(ExponentBits::nearest_small(1e15 + 0.75), 1_000_000_000_000_001);
+    }
+
+    #[rstest]
+    #[case::tie_down_to_even(2.5, 2)]
+    #[case::negative_tie_to_even(-3.5, -4)]
+    #[case::below_a_half(-0.4, 0)]
+    #[case::fraction_beyond_2_to_49(1e15 + 0.75, 1_000_000_000_000_001)]
+    fn exponent_bits_round_to_the_nearest_integer(#[case] v: f64, #[case] want: i64) {
+        assert_eq!(ExponentBits::near(v), want, "{v}");
+        assert_eq!(ExponentBits::nearest_small(v), want, "{v}");
     }
 
     #[test]

@@ -221,7 +221,6 @@ mod tests {
     use crate::driver::rows::{OverflowPolicy, Policies};
     use crate::int::estimate::{ConversionKind, with_conversion};
     use crate::int::exact_double;
-
     use crate::testing::assert_same_outcome;
     use arrow_buffer::NullBuffer;
 

@@ -93,6 +93,17 @@ fn rounded<R: Rounding>(n: f64, d: f64, magnitude: f64, (q, r): (f64, f64)) -> f
     with_sign(q, negative)
 }
 
+/// The scaled dividend `a * 10^ka` and divisor `b * 10^kb` of a row, the
+/// divisor's magnitude (one in place of a zero, which is flagged) and
+/// whether it is zero.
+#[inline(always)]
+fn scaled_per_row(a: i64, b: i64, c: &InDoubleConstants) -> (f64, f64, f64, bool) {
+    let n = to_f64(a) * c.dividend_factor;
+    let d = to_f64(b) * c.divisor_factor;
+    let by_zero = d == 0.0;
+    (n, d, if by_zero { 1.0 } else { d.abs() }, by_zero)
+}
+
 /// `round(a * 10^ka / (b * 10^kb))`, by a divisor per row.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct QuotientInDouble<R>(PhantomData<R>);
@@ -102,10 +113,7 @@ impl<R: Rounding> BinaryKernel<i64> for QuotientInDouble<R> {
 
     #[inline(always)]
     fn apply(a: i64, b: i64, c: &InDoubleConstants) -> (i64, u8) {
-        let n = to_f64(a) * c.dividend_factor;
-        let d = to_f64(b) * c.divisor_factor;
-        let by_zero = d == 0.0;
-        let magnitude = if by_zero { 1.0 } else { d.abs() };
+        let (n, d, magnitude, by_zero) = scaled_per_row(a, b, c);
         let q = rounded::<R>(n, d, magnitude, floor_div_rem_by_division(n.abs(), magnitude));
         (to_i64(q), flags(by_zero, q.abs() > c.bound))
     }
@@ -148,10 +156,7 @@ impl BinaryKernel<i64> for RemainderInDouble {
 
     #[inline(always)]
     fn apply(a: i64, b: i64, c: &InDoubleConstants) -> (i64, u8) {
-        let n = to_f64(a) * c.dividend_factor;
-        let d = to_f64(b) * c.divisor_factor;
-        let by_zero = d == 0.0;
-        let magnitude = if by_zero { 1.0 } else { d.abs() };
+        let (n, _, magnitude, by_zero) = scaled_per_row(a, b, c);
         let (_, r) = floor_div_rem_by_division(n.abs(), magnitude);
         let r = r * c.result_factor;
         (to_i64(with_sign(r, sign_bits(n))), flags(by_zero, r > c.bound))
