@@ -76,6 +76,7 @@ pub mod aggregate;
 #[cfg(feature = "arrow")]
 #[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
 pub mod arrow;
+pub mod cast;
 mod compute;
 pub mod conformance;
 mod rules;
@@ -97,7 +98,9 @@ pub use types::{
     ArithmeticOptions, BinaryOp, DecimalError, DecimalType, MAX_PRECISION, OverflowPolicy,
     RoundingMode, Semantics, StorageWidth, UnaryOp,
 };
-pub use values::{DecimalArray, DecimalNative, DecimalScalar, DecimalValues};
+pub use values::{
+    DecimalArray, DecimalNative, DecimalScalar, DecimalValues, NullableBuffer, RowCount,
+};
 
 /// Which compiled copy of the kernels this process runs, for logs and
 /// benchmark reports; set `DECIMAL_KERNELS_ISA` to `portable`, `avx2` or
