@@ -88,6 +88,7 @@ mod testing;
 /// The arrow-buffer types in this crate's signatures, from the selected major.
 pub use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 
+pub use aggregate::min_max::{Extreme, GroupExtremes};
 pub use aggregate::sum::{GroupSum, GroupSums};
 pub use columns::column::Column;
 pub use columns::operand::Operand;

@@ -1,0 +1,954 @@
+//! The least (`min`) or greatest (`max`) value of decimal columns, over the
+//! whole column or by group, with partial extremes that merge.
+//!
+//! Formula: for each group `g`, `E_g = min v_i` (or `max v_i`) over the valid
+//! rows `i` of the group; a group without valid rows is null. The stored
+//! integers of one column share a scale, so their order is the order of the
+//! decimals: nothing is rescaled or rounded, and the extreme is one of the
+//! values. It is checked against the result precision once, at the end (an
+//! unchecked value beyond its declared precision fails there, as a sum
+//! does). Extremes of any split of the rows merge to the extreme of the
+//! whole, in any order: `min` and `max` are associative and commutative.
+//!
+//! Each group's extreme is kept in the narrowest of `i64`, `i128` and `i256`
+//! that holds the values it has met, starting from the identity of the
+//! extreme (the type's maximum for `min`, its minimum for `max`), so that a
+//! null row is folded as the identity, with no branch. Whether a group has
+//! met a valid row is not tracked row by row: a group whose extreme is not
+//! the identity has; only the groups still at the identity are looked up in
+//! the batch's rows again (or, when a batch has fewer rows than there are
+//! groups, the batch's valid rows mark their groups).
+//!
+//! The whole-column extreme reads the values at their storage width, in eight
+//! running lanes (integer `min`/`max` of `i8`..`i64` lanes vectorize; `i128`
+//! and `i256` lanes at least break the chain of comparisons), and with nulls
+//! takes 64 rows per validity word: an all-valid word folds its rows as the
+//! path without nulls does, an all-null one is skipped, and a mixed one
+//! selects the identity for its null rows. That loop is compiled for each
+//! level of x86-64 (`driver::isa`), where AVX2 and AVX-512 have 64-bit
+//! comparisons and AVX-512 64-bit `min`/`max` instructions.
+
+use core::mem::MaybeUninit;
+
+use arrow_buffer::{NullBuffer, i256};
+use ethnum::I256;
+
+use crate::columns::column::{Column, with_column};
+use crate::columns::in_place::InPlace;
+use crate::columns::operand::{Operand, Values};
+use crate::columns::storage::{Sealed, Storage, Stored, TOKEN};
+use crate::driver::error::KernelError;
+#[cfg(target_arch = "x86_64")]
+use crate::driver::isa::Isa;
+use crate::driver::isa::Runnable;
+use crate::driver::output::Output;
+use crate::driver::precision::check_precision;
+use crate::driver::rows::{Policies, Rows};
+use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
+
+/// Rows a grouped extreme reads into its work type at a time.
+const BLOCK_ROWS: usize = 1024;
+
+/// The running lanes of the whole-column loop.
+const LANES: usize = 8;
+
+/// Which extreme a [`GroupExtremes`] keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Extreme {
+    /// The least value.
+    Min,
+    /// The greatest value.
+    Max,
+}
+
+/// Running extremes of any number of groups.
+///
+/// ```
+/// use decimal_kernels_native::{Extreme, GroupExtremes, Operand, Output, Rows};
+/// let cents = [150i64, -25, 990, 5];
+/// let mut least = GroupExtremes::new(Extreme::Min, 3);
+/// least.update(Operand::array(&cents[..]), Some(&[0, 1, 0, 1]), &Rows::new(4))?;
+/// let out: Output<i64> = least.finish(18, Default::default())?;
+/// assert_eq!(out.values[..2], [150, -25]);
+/// // Group 2 met no row: null.
+/// assert!(out.nulls.is_some_and(|n| n.is_null(2)));
+/// # Ok::<(), decimal_kernels_native::KernelError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupExtremes {
+    extreme: Extreme,
+    values: Values64To256,
+    /// Whether each group has met a valid row (its value is then its
+    /// extreme; otherwise the identity).
+    seen: Vec<bool>,
+}
+
+/// The groups' extremes, in the narrowest width that holds them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Values64To256 {
+    I64(Vec<i64>),
+    I128(Vec<i128>),
+    I256(Vec<I256>),
+}
+
+/// The widths a group's extreme is kept at, narrowest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Width {
+    I64,
+    I128,
+    I256,
+}
+
+impl GroupExtremes {
+    /// `groups` groups that have met no row.
+    #[must_use]
+    pub fn new(extreme: Extreme, groups: usize) -> Self {
+        let identity = identity::<i64>(extreme);
+        Self {
+            extreme,
+            values: Values64To256::I64(vec![identity; groups]),
+            seen: vec![false; groups],
+        }
+    }
+
+    /// The extreme it keeps.
+    #[must_use]
+    pub fn extreme(&self) -> Extreme {
+        self.extreme
+    }
+
+    /// The number of groups.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// Whether there are no groups.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.seen.is_empty()
+    }
+
+    /// The bytes its extremes take (their capacity), for an engine's memory
+    /// accounting.
+    #[must_use]
+    pub fn allocated_bytes(&self) -> usize {
+        let values = match &self.values {
+            Values64To256::I64(v) => v.capacity() * size_of::<i64>(),
+            Values64To256::I128(v) => v.capacity() * size_of::<i128>(),
+            Values64To256::I256(v) => v.capacity() * size_of::<I256>(),
+        };
+        values + self.seen.capacity()
+    }
+
+    /// Makes it `groups` groups: new ones have met no row, groups from
+    /// `groups` on are dropped.
+    pub fn resize(&mut self, groups: usize) {
+        let extreme = self.extreme;
+        self.seen.resize(groups, false);
+        match &mut self.values {
+            Values64To256::I64(v) => v.resize(groups, identity(extreme)),
+            Values64To256::I128(v) => v.resize(groups, identity(extreme)),
+            Values64To256::I256(v) => v.resize(groups, identity(extreme)),
+        }
+    }
+
+    /// Takes out the first `n` groups (all when `n` exceeds their number);
+    /// the others move down to `0..`.
+    #[must_use]
+    pub fn take_first(&mut self, n: usize) -> Self {
+        let n = n.min(self.len());
+        let seen = self.seen.drain(..n).collect();
+        let values = match &mut self.values {
+            Values64To256::I64(v) => Values64To256::I64(v.drain(..n).collect()),
+            Values64To256::I128(v) => Values64To256::I128(v.drain(..n).collect()),
+            Values64To256::I256(v) => Values64To256::I256(v.drain(..n).collect()),
+        };
+        Self { extreme: self.extreme, values, seen }
+    }
+
+    /// Group `g`'s extreme (`Some(None)` for a group that has met no valid
+    /// row), `None` beyond the last group.
+    #[must_use]
+    pub fn group(&self, g: usize) -> Option<Option<i256>> {
+        let seen = *self.seen.get(g)?;
+        let value = match &self.values {
+            Values64To256::I64(v) => i256::from_i128(v[g].into()),
+            Values64To256::I128(v) => i256::from_i128(v[g]),
+            Values64To256::I256(v) => ethnum_to_i256(v[g]),
+        };
+        Some(seen.then_some(value))
+    }
+
+    /// Folds the valid rows of `values` into their groups: row `i` into
+    /// group `groups[i]`, or every row into group 0 when `groups` is `None`.
+    ///
+    /// # Errors
+    /// [`KernelError::LengthMismatch`] when `values`, `groups` or the
+    /// validity do not have `rows.len` rows; [`KernelError::GroupOutOfRange`]
+    /// for the first row whose group is not below [`len`](Self::len) (with
+    /// `groups` `None`: when there is no group); [`KernelError::UnsupportedSpec`]
+    /// for a single value. Nothing changes when it fails.
+    pub fn update(
+        &mut self,
+        values: Operand<'_>,
+        groups: Option<&[usize]>,
+        rows: &Rows<'_>,
+    ) -> Result<(), KernelError> {
+        rows.check(&[&values])?;
+        let Values::Array(column) = values.values else {
+            return Err(KernelError::UnsupportedSpec { reason: "an extreme is of a column" });
+        };
+        let len = self.len();
+        match groups {
+            Some(groups) => {
+                if groups.len() != rows.len {
+                    return Err(KernelError::LengthMismatch {
+                        expected: rows.len,
+                        actual: groups.len(),
+                    });
+                }
+                // One vectorized pass, so that the scatter never fails half
+                // way (an extreme cannot be taken out again).
+                if groups.iter().copied().max().is_some_and(|g| g >= len) {
+                    let row = groups.iter().position(|&g| g >= len).unwrap_or_default();
+                    return Err(KernelError::GroupOutOfRange {
+                        row,
+                        group: groups[row],
+                        groups: len,
+                    });
+                }
+                self.widen(column_width(&column));
+                self.update_grouped(&column, groups, rows.nulls);
+                Ok(())
+            }
+            None => {
+                if len == 0 && rows.len > 0 {
+                    return Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 });
+                }
+                if let Some(value) =
+                    column_extreme(Runnable::active(), self.extreme, &column, rows.nulls)
+                {
+                    self.fold_value(0, value);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Folds a partial extreme (another partition's [`group`](Self::group))
+    /// into group `g`; `None` (a group that met no row) changes nothing.
+    ///
+    /// # Errors
+    /// [`KernelError::GroupOutOfRange`] (row 0) when `g` is not a group.
+    pub fn merge(&mut self, g: usize, part: Option<i256>) -> Result<(), KernelError> {
+        if g >= self.len() {
+            return Err(KernelError::GroupOutOfRange { row: 0, group: g, groups: self.len() });
+        }
+        if let Some(value) = part {
+            self.fold_value(g, value);
+        }
+        Ok(())
+    }
+
+    /// The extremes checked against `precision` digits, stored as `O`: a
+    /// group that met no valid row is null, one beyond the precision (a value
+    /// of an unchecked column) fails by `policies.on_overflow` (its row is
+    /// its group).
+    ///
+    /// # Errors
+    /// [`KernelError::Overflow`] for the first group beyond the precision under
+    /// the `Error` policy; [`KernelError::StorageTooNarrow`] when `O` cannot hold
+    /// `precision` digits.
+    pub fn finish<O: Storage>(
+        &self,
+        precision: u8,
+        policies: Policies,
+    ) -> Result<Output<O>, KernelError> {
+        let seen = NullBuffer::from(self.seen.clone());
+        let nulls = (seen.null_count() > 0).then_some(&seen);
+        let rows = Rows::new(self.len()).with_nulls(nulls).with_policies(policies);
+        match &self.values {
+            Values64To256::I64(v) => check_precision(v, precision, &rows),
+            Values64To256::I128(v) => check_precision(v, precision, &rows),
+            Values64To256::I256(v) => check_precision(v, precision, &rows),
+        }
+    }
+
+    /// The width of the groups' extremes.
+    fn width(&self) -> Width {
+        match self.values {
+            Values64To256::I64(_) => Width::I64,
+            Values64To256::I128(_) => Width::I128,
+            Values64To256::I256(_) => Width::I256,
+        }
+    }
+
+    /// Keeps the extremes at `width` at least; a group that has met no row
+    /// takes the wider identity.
+    fn widen(&mut self, width: Width) {
+        if width <= self.width() {
+            return;
+        }
+        let extreme = self.extreme;
+        let seen = &self.seen;
+        let wide: Vec<I256> = match &self.values {
+            Values64To256::I64(v) => widened(v, seen, extreme, I256::from),
+            Values64To256::I128(v) => widened(v, seen, extreme, I256::from),
+            Values64To256::I256(v) => v.clone(),
+        };
+        self.values = match width {
+            // Every kept value came from a narrower width: each converts.
+            Width::I128 => Values64To256::I128(
+                wide.iter().map(|v| i128::try_from(*v).unwrap_or(identity(extreme))).collect(),
+            ),
+            _ => Values64To256::I256(wide),
+        };
+    }
+
+    /// Folds one valid value into group `g` (below `len`).
+    fn fold_value(&mut self, g: usize, value: i256) {
+        let width = match value.to_i128() {
+            Some(v) if i64::try_from(v).is_ok() => Width::I64,
+            Some(_) => Width::I128,
+            None => Width::I256,
+        };
+        self.widen(width);
+        let extreme = self.extreme;
+        let seen = self.seen[g];
+        match &mut self.values {
+            Values64To256::I64(v) => {
+                let value = value.to_i128().and_then(|v| i64::try_from(v).ok()).unwrap_or_default();
+                v[g] = if seen { pick(extreme, v[g], value) } else { value };
+            }
+            Values64To256::I128(v) => {
+                let value = value.to_i128().unwrap_or_default();
+                v[g] = if seen { pick(extreme, v[g], value) } else { value };
+            }
+            Values64To256::I256(v) => {
+                let value = i256_to_ethnum(value);
+                v[g] = if seen { pick(extreme, v[g], value) } else { value };
+            }
+        }
+        self.seen[g] = true;
+    }
+
+    /// Folds the valid rows of `column` into their groups (all in range),
+    /// the extremes at least as wide as the column's storage.
+    fn update_grouped(
+        &mut self,
+        column: &Column<'_>,
+        groups: &[usize],
+        nulls: Option<&NullBuffer>,
+    ) {
+        let extreme = self.extreme;
+        let seen = &mut self.seen;
+        match &mut self.values {
+            Values64To256::I64(v) => scatter_column(extreme, v, seen, column, groups, nulls),
+            Values64To256::I128(v) => scatter_column(extreme, v, seen, column, groups, nulls),
+            Values64To256::I256(v) => scatter_column(extreme, v, seen, column, groups, nulls),
+        }
+    }
+}
+
+/// `values` as `I256`, a group that met no row at the identity.
+fn widened<W: Copy>(
+    values: &[W],
+    seen: &[bool],
+    extreme: Extreme,
+    to: impl Fn(W) -> I256,
+) -> Vec<I256> {
+    values.iter().zip(seen).map(|(&v, &s)| if s { to(v) } else { identity(extreme) }).collect()
+}
+
+/// The width a column's values need.
+fn column_width(column: &Column<'_>) -> Width {
+    match column {
+        Column::I8(_) | Column::I16(_) | Column::I32(_) | Column::I64(_) => Width::I64,
+        Column::I128(_) => Width::I128,
+        Column::I256(_) => Width::I256,
+    }
+}
+
+/// A value type the extremes are taken in: its order is the decimals'.
+pub(crate) trait Lane: Copy + Ord + 'static {
+    /// The type's least value: the identity of `max`.
+    const LEAST: Self;
+    /// The type's greatest value: the identity of `min`.
+    const GREATEST: Self;
+}
+
+/// `impl Lane` for integer types with `MIN` and `MAX`.
+macro_rules! lane {
+    ($($t:ty),*) => {
+        $(impl Lane for $t {
+            const LEAST: Self = <$t>::MIN;
+            const GREATEST: Self = <$t>::MAX;
+        })*
+    };
+}
+
+lane!(i8, i16, i32, i64, i128, i256, I256);
+
+/// The value that leaves every extreme as it is.
+#[inline(always)]
+fn identity<T: Lane>(extreme: Extreme) -> T {
+    match extreme {
+        Extreme::Min => T::GREATEST,
+        Extreme::Max => T::LEAST,
+    }
+}
+
+/// The extreme of two values.
+#[inline(always)]
+fn pick<T: Lane>(extreme: Extreme, a: T, b: T) -> T {
+    match extreme {
+        Extreme::Min => a.min(b),
+        Extreme::Max => a.max(b),
+    }
+}
+
+/// An extreme fixed at compile time, so that each loop has one comparison.
+trait Pick: 'static {
+    /// The extreme.
+    const EXTREME: Extreme;
+
+    /// [`pick`] of this extreme.
+    #[inline(always)]
+    fn pick<T: Lane>(a: T, b: T) -> T {
+        pick(Self::EXTREME, a, b)
+    }
+
+    /// [`identity`] of this extreme.
+    #[inline(always)]
+    fn identity<T: Lane>() -> T {
+        identity(Self::EXTREME)
+    }
+}
+
+/// `min`.
+struct PickMin;
+
+/// `max`.
+struct PickMax;
+
+impl Pick for PickMin {
+    const EXTREME: Extreme = Extreme::Min;
+}
+
+impl Pick for PickMax {
+    const EXTREME: Extreme = Extreme::Max;
+}
+
+/// Folds the valid rows of a column into `values` by group, read a block at
+/// a time as `W` (in place when stored as `W`; `W` is at least the column's
+/// width), then marks the groups that met a valid row.
+fn scatter_column<W: InPlace + Lane>(
+    extreme: Extreme,
+    values: &mut [W],
+    seen: &mut [bool],
+    column: &Column<'_>,
+    groups: &[usize],
+    nulls: Option<&NullBuffer>,
+) {
+    let mut scratch = [const { MaybeUninit::<W>::uninit() }; BLOCK_ROWS];
+    let mut start = 0;
+    while start < column.len() {
+        let rows = BLOCK_ROWS.min(column.len() - start);
+        let block = column.rows::<W>(start, rows, &mut scratch);
+        let block_nulls = nulls.map(|n| n.slice(start, rows));
+        let block_groups = &groups[start..start + rows];
+        match extreme {
+            Extreme::Min => {
+                scatter::<W, PickMin>(values, block, block_groups, block_nulls.as_ref())
+            }
+            Extreme::Max => {
+                scatter::<W, PickMax>(values, block, block_groups, block_nulls.as_ref())
+            }
+        }
+        start += rows;
+    }
+    mark_seen(extreme, values, seen, groups, nulls);
+}
+
+/// `values[groups[i]] = pick(values[groups[i]], v_i)` for every row, a null
+/// row folded as the identity; the bounds check of the group is the only
+/// branch (never taken: the groups were checked).
+#[inline(never)]
+fn scatter<W: Lane, P: Pick>(
+    values: &mut [W],
+    block: &[W],
+    groups: &[usize],
+    nulls: Option<&NullBuffer>,
+) {
+    match nulls {
+        None => {
+            for (&v, &g) in block.iter().zip(groups) {
+                if let Some(e) = values.get_mut(g) {
+                    *e = P::pick(*e, v);
+                }
+            }
+        }
+        Some(nulls) => {
+            for ((&v, &g), valid) in block.iter().zip(groups).zip(nulls.iter()) {
+                let v = if valid { v } else { P::identity() };
+                if let Some(e) = values.get_mut(g) {
+                    *e = P::pick(*e, v);
+                }
+            }
+        }
+    }
+}
+
+/// Marks the groups that met a valid row in a batch just folded: when the
+/// groups are not more than the rows, every group whose extreme left the
+/// identity, and the rows are read again only for the groups still at it;
+/// otherwise from the batch's valid rows.
+fn mark_seen<W: Lane>(
+    extreme: Extreme,
+    values: &[W],
+    seen: &mut [bool],
+    groups: &[usize],
+    nulls: Option<&NullBuffer>,
+) {
+    if values.len() > groups.len() {
+        mark_rows(seen, groups, nulls);
+        return;
+    }
+    let at_identity = identity::<W>(extreme);
+    let mut unsure = false;
+    for (s, &v) in seen.iter_mut().zip(values) {
+        let moved = v != at_identity;
+        *s |= moved;
+        unsure |= !*s;
+    }
+    if unsure {
+        mark_rows(seen, groups, nulls);
+    }
+}
+
+/// Marks the groups of the valid rows.
+fn mark_rows(seen: &mut [bool], groups: &[usize], nulls: Option<&NullBuffer>) {
+    for (row, &g) in groups.iter().enumerate() {
+        if nulls.is_none_or(|n| n.is_valid(row))
+            && let Some(s) = seen.get_mut(g)
+        {
+            *s = true;
+        }
+    }
+}
+
+/// The extreme of the valid rows of `column` in `copy` (`None` without
+/// any), widened to `i256`.
+fn column_extreme(
+    copy: Runnable,
+    extreme: Extreme,
+    column: &Column<'_>,
+    nulls: Option<&NullBuffer>,
+) -> Option<i256> {
+    with_column!(column, values => match extreme {
+        Extreme::Min => extreme_in::<_, PickMin>(copy, values, nulls),
+        Extreme::Max => extreme_in::<_, PickMax>(copy, values, nulls),
+    }
+    .map(|v| v.widened(TOKEN)))
+}
+
+/// [`extreme_of`] in `copy`.
+fn extreme_in<S: Stored + Lane, P: Pick>(
+    copy: Runnable,
+    values: &[S],
+    nulls: Option<&NullBuffer>,
+) -> Option<S> {
+    match copy.isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: a `Runnable` level runs on this CPU, and the copy is
+            // compiled with its features.
+            unsafe { extreme_avx512::<S, P>(values, nulls) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+            // this CPU, and the copy is compiled with its features.
+            unsafe { extreme_avx2::<S, P>(values, nulls) }
+        }
+        _ => extreme_portable::<S, P>(values, nulls),
+    }
+}
+
+/// [`extreme_of`] compiled for the build's target, out of line as the other
+/// copies are.
+#[inline(never)]
+fn extreme_portable<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
+    extreme_of::<S, P>(values, nulls)
+}
+
+/// [`extreme_of`] compiled with AVX2 (x86-64-v3).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+fn extreme_avx2<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
+    extreme_of::<S, P>(values, nulls)
+}
+
+/// [`extreme_of`] compiled with AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
+fn extreme_avx512<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
+    extreme_of::<S, P>(values, nulls)
+}
+
+/// The extreme `P` of the valid rows of `values` (`nulls` as long as
+/// `values`), `None` without any: 64 rows per validity word.
+#[inline(always)]
+fn extreme_of<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
+    let Some(nulls) = nulls else {
+        return (!values.is_empty()).then(|| fold_all::<S, P>(P::identity(), values));
+    };
+    let words = nulls.inner().bit_chunks();
+    let mut acc = P::identity();
+    let mut any = 0u64;
+    let chunks = values.chunks_exact(64);
+    let tail = chunks.remainder();
+    for (chunk, word) in chunks.zip(words.iter()) {
+        any |= word;
+        acc = fold_word::<S, P>(acc, chunk, word);
+    }
+    let word = words.remainder_bits();
+    if !tail.is_empty() {
+        any |= word;
+        acc = fold_word::<S, P>(acc, tail, word);
+    }
+    (any != 0).then_some(acc)
+}
+
+/// [`fold_all`] over the rows of `chunk` (at most 64) whose bit is set in
+/// `word`.
+#[inline(always)]
+fn fold_word<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64) -> S {
+    if word == u64::MAX {
+        return fold_all::<S, P>(acc, chunk);
+    }
+    if word == 0 {
+        return acc;
+    }
+    let mut lanes = [P::identity(); LANES];
+    let mut pairs = chunk.chunks_exact(LANES);
+    for (i, lanes_of) in pairs.by_ref().enumerate() {
+        for (lane, (slot, &v)) in lanes.iter_mut().zip(lanes_of).enumerate() {
+            let valid = (word >> (i * LANES + lane)) & 1 != 0;
+            *slot = P::pick(*slot, if valid { v } else { P::identity() });
+        }
+    }
+    let done = chunk.len() - pairs.remainder().len();
+    let mut acc = lanes.into_iter().fold(acc, P::pick);
+    for (row, &v) in pairs.remainder().iter().enumerate() {
+        if (word >> (done + row)) & 1 != 0 {
+            acc = P::pick(acc, v);
+        }
+    }
+    acc
+}
+
+/// `acc` folded with every value, in [`LANES`] running lanes.
+#[inline(always)]
+fn fold_all<S: Lane, P: Pick>(acc: S, values: &[S]) -> S {
+    let mut lanes = [acc; LANES];
+    let chunks = values.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for chunk in chunks {
+        for (slot, &v) in lanes.iter_mut().zip(chunk) {
+            *slot = P::pick(*slot, v);
+        }
+    }
+    let acc = lanes.into_iter().fold(acc, P::pick);
+    tail.iter().fold(acc, |a, &v| P::pick(a, v))
+}
+
+#[cfg(test)]
+mod tests {
+    use core::marker::PhantomData;
+
+    use super::*;
+    use crate::driver::rows::OverflowPolicy;
+    use crate::testing::values;
+    use rstest::rstest;
+
+    /// The oracle: each group's extreme of its valid rows, as `i256`.
+    fn oracle(
+        extreme: Extreme,
+        values: &[i256],
+        groups: &[usize],
+        valid: Option<&[bool]>,
+        len: usize,
+    ) -> Vec<Option<i256>> {
+        let mut out = vec![None; len];
+        for (row, (&v, &g)) in values.iter().zip(groups).enumerate() {
+            if valid.is_none_or(|valid| valid[row]) {
+                out[g] = Some(out[g].map_or(v, |e| pick(extreme, e, v)));
+            }
+        }
+        out
+    }
+
+    /// Every group of `extremes` holds the oracle's extreme.
+    #[track_caller]
+    fn assert_groups(extremes: &GroupExtremes, want: &[Option<i256>], context: &str) {
+        let got: Vec<Option<i256>> =
+            (0..extremes.len()).map(|g| extremes.group(g).expect("a group below len")).collect();
+        assert_eq!(got, want, "{context}");
+        assert_eq!(extremes.group(extremes.len()), None, "{context}: no group past the last");
+    }
+
+    /// `values` stored as `T` (their low bits).
+    fn stored<T: Stored>(values: &[i256]) -> Vec<T> {
+        values.iter().map(|&v| T::store(i256_to_ethnum(v))).collect()
+    }
+
+    /// `rows` values of `T`, its extremes every 97th and 89th row, the rest
+    /// of up to 62 bits (wrapped into `T`), as `i256`.
+    fn rows_of<T: Stored + Lane>(rows: usize, seed: u64) -> Vec<i256> {
+        values(rows, 62, seed)
+            .into_iter()
+            .enumerate()
+            .map(|(row, v)| match row % 97 {
+                5 => T::LEAST.widened(TOKEN),
+                50 => T::GREATEST.widened(TOKEN),
+                _ => T::store::<I256>(I256::from(v)).widened(TOKEN),
+            })
+            .collect()
+    }
+
+    /// Validity patterns across 64-row words: none, sparse nulls, mostly
+    /// null, whole null words, all null.
+    fn validity(rows: usize, pattern: usize) -> Option<Vec<bool>> {
+        match pattern {
+            0 => None,
+            1 => Some((0..rows).map(|r| r % 10 != 3).collect()),
+            2 => Some((0..rows).map(|r| r % 13 == 0).collect()),
+            3 => Some((0..rows).map(|r| (r / 64) % 3 != 1).collect()),
+            _ => Some(vec![false; rows]),
+        }
+    }
+
+    /// Whole column and by group, every storage width, both extremes, every
+    /// validity pattern, in every copy of the loop; lengths across the
+    /// 8-lane, 64-row and 1024-row edges.
+    #[rstest]
+    #[case::i8(PhantomData::<i8>)]
+    #[case::i16(PhantomData::<i16>)]
+    #[case::i32(PhantomData::<i32>)]
+    #[case::i64(PhantomData::<i64>)]
+    #[case::i128(PhantomData::<i128>)]
+    #[case::i256(PhantomData::<i256>)]
+    fn extremes_at_every_storage_width<T: Stored + Lane>(#[case] _width: PhantomData<T>) {
+        for rows in [0, 1, 7, 9, 63, 64, 65, 130, 1025, 2100] {
+            let wide = rows_of::<T>(rows, rows as u64);
+            let column = stored::<T>(&wide);
+            let groups: Vec<usize> = (0..rows).map(|r| r * 31 % 5).collect();
+            for pattern in 0..5 {
+                let valid = validity(rows, pattern);
+                let nulls = valid.as_ref().map(|v| NullBuffer::from(v.clone()));
+                let rows_of_call = Rows::new(rows).with_nulls(nulls.as_ref());
+                for extreme in [Extreme::Min, Extreme::Max] {
+                    let context = format!("{extreme:?}, {rows} rows, validity {pattern}");
+                    let whole = oracle(extreme, &wide, &vec![0; rows], valid.as_deref(), 1);
+                    for copy in Runnable::all() {
+                        let got = column_extreme(
+                            copy,
+                            extreme,
+                            &T::column(&column, TOKEN),
+                            nulls.as_ref(),
+                        );
+                        assert_eq!(got, whole[0], "{context}, {:?}", copy.isa());
+                    }
+                    let mut one = GroupExtremes::new(extreme, 1);
+                    one.update(Operand::array(&column[..]), None, &rows_of_call).unwrap();
+                    assert_groups(&one, &whole, &context);
+
+                    let mut by_group = GroupExtremes::new(extreme, 6);
+                    by_group
+                        .update(Operand::array(&column[..]), Some(&groups), &rows_of_call)
+                        .unwrap();
+                    let want = oracle(extreme, &wide, &groups, valid.as_deref(), 6);
+                    assert_groups(&by_group, &want, &context);
+                }
+            }
+        }
+    }
+
+    /// A group whose extreme is the identity itself (the storage's greatest
+    /// value for `min`) has met a row; one folded only from null rows has
+    /// not; in a batch with more groups than rows too.
+    #[rstest]
+    #[case::min_at_i64_max(Extreme::Min, i64::MAX, 3)]
+    #[case::max_at_i64_min(Extreme::Max, i64::MIN, 3)]
+    #[case::min_at_i64_max_many_groups(Extreme::Min, i64::MAX, 50)]
+    #[case::max_at_i64_min_many_groups(Extreme::Max, i64::MIN, 50)]
+    fn a_value_at_the_identity_is_seen(
+        #[case] extreme: Extreme,
+        #[case] value: i64,
+        #[case] groups: usize,
+    ) {
+        let column = [value, 5, value, 7];
+        let group_of = [0, 1, 1, 2];
+        let nulls = NullBuffer::from(vec![true, false, false, false]);
+        let mut extremes = GroupExtremes::new(extreme, groups);
+        let rows = Rows::new(4).with_nulls(Some(&nulls));
+        extremes.update(Operand::array(&column[..]), Some(&group_of), &rows).unwrap();
+        let mut want = vec![None; groups];
+        want[0] = Some(i256::from_i128(value.into()));
+        assert_groups(&extremes, &want, "first batch");
+        // Group 1 meets its row later.
+        extremes.update(Operand::array(&column[..]), Some(&group_of), &Rows::new(4)).unwrap();
+        want[1] = Some(i256::from_i128(pick(extreme, 5, value).into()));
+        want[2] = Some(i256::from_i128(7));
+        assert_groups(&extremes, &want, "second batch");
+    }
+
+    /// Batches of growing widths widen the extremes, a group that met no row
+    /// keeping the wider identity; merging parts of any width.
+    #[rstest]
+    #[case::min(Extreme::Min)]
+    #[case::max(Extreme::Max)]
+    fn wider_batches_and_parts_widen(#[case] extreme: Extreme) {
+        let mut extremes = GroupExtremes::new(extreme, 4);
+        let small = [3i32, -4];
+        extremes.update(Operand::array(&small[..]), Some(&[0, 1]), &Rows::new(2)).unwrap();
+        let mid = [i128::MAX, i128::MIN];
+        extremes.update(Operand::array(&mid[..]), Some(&[0, 1]), &Rows::new(2)).unwrap();
+        let big = [i256::MIN, i256::MAX];
+        extremes.update(Operand::array(&big[..]), Some(&[1, 0]), &Rows::new(2)).unwrap();
+        let mut want = oracle(
+            extreme,
+            &[3, -4]
+                .map(i256::from_i128)
+                .into_iter()
+                .chain([i128::MAX, i128::MIN].map(i256::from_i128))
+                .chain(big)
+                .collect::<Vec<_>>(),
+            &[0, 1, 0, 1, 1, 0],
+            None,
+            4,
+        );
+        assert_groups(&extremes, &want, "batches");
+        extremes.merge(3, Some(i256::from_i128(-9))).unwrap();
+        extremes.merge(3, None).unwrap();
+        extremes.merge(3, Some(i256::from_i128(9))).unwrap();
+        want[3] = Some(i256::from_i128(pick(extreme, -9, 9)));
+        assert_groups(&extremes, &want, "merged");
+        assert_eq!(
+            extremes.merge(4, None),
+            Err(KernelError::GroupOutOfRange { row: 0, group: 4, groups: 4 })
+        );
+        // Group 2 is still empty: null when finished; the storage extreme
+        // of `i256` beyond 76 digits (group 1's `min`, group 0's `max`) is
+        // an overflow.
+        let beyond = usize::from(extreme == Extreme::Min);
+        let failed: Result<Output<i256>, _> = extremes.finish(76, Policies::default());
+        assert_eq!(failed.err(), Some(KernelError::Overflow { row: beyond }));
+        let null = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
+        let out: Output<i256> = extremes.finish(76, null).unwrap();
+        assert!(
+            out.nulls.is_some_and(|n| n.is_null(2) && n.is_null(beyond) && n.null_count() == 2)
+        );
+    }
+
+    /// Partial extremes of random splits merge to the whole's.
+    #[rstest]
+    #[case::min(Extreme::Min)]
+    #[case::max(Extreme::Max)]
+    fn parts_merge_to_the_whole(#[case] extreme: Extreme) {
+        let rows = 3000;
+        let wide = rows_of::<i128>(rows, 11);
+        let column = stored::<i128>(&wide);
+        let groups: Vec<usize> = (0..rows).map(|r| r * 7 % 9).collect();
+        let valid = validity(rows, 1);
+        let nulls = valid.as_ref().map(|v| NullBuffer::from(v.clone()));
+        let mut whole = GroupExtremes::new(extreme, 10);
+        whole
+            .update(
+                Operand::array(&column[..]),
+                Some(&groups),
+                &Rows::new(rows).with_nulls(nulls.as_ref()),
+            )
+            .unwrap();
+        for cut in [0, 1, 700, 2999, 3000] {
+            let mut merged = GroupExtremes::new(extreme, 10);
+            for (start, end) in [(0, cut), (cut, rows)] {
+                let mut part = GroupExtremes::new(extreme, 10);
+                let part_nulls = nulls.as_ref().map(|n| n.slice(start, end - start));
+                let part_rows = Rows::new(end - start).with_nulls(part_nulls.as_ref());
+                part.update(
+                    Operand::array(&column[start..end]),
+                    Some(&groups[start..end]),
+                    &part_rows,
+                )
+                .unwrap();
+                for g in 0..10 {
+                    merged.merge(g, part.group(g).unwrap()).unwrap();
+                }
+            }
+            assert_groups(
+                &merged,
+                &oracle(extreme, &wide, &groups, valid.as_deref(), 10),
+                &format!("cut {cut}"),
+            );
+        }
+    }
+
+    #[test]
+    fn refused_calls_change_nothing() {
+        let mut extremes = GroupExtremes::new(Extreme::Min, 2);
+        extremes.update(Operand::array(&[5i64][..]), Some(&[1]), &Rows::new(1)).unwrap();
+        let before = extremes.clone();
+        let values = [i256::MIN, i256::MAX, i256::ONE];
+        let out_of_range =
+            extremes.update(Operand::array(&values[..]), Some(&[0, 2, 7]), &Rows::new(3));
+        assert_eq!(out_of_range, Err(KernelError::GroupOutOfRange { row: 1, group: 2, groups: 2 }));
+        let short = extremes.update(Operand::array(&values[..]), Some(&[0, 1]), &Rows::new(3));
+        assert_eq!(short, Err(KernelError::LengthMismatch { expected: 3, actual: 2 }));
+        let scalar = extremes.update(Operand::scalar(5i64), Some(&[0]), &Rows::new(1));
+        assert!(matches!(scalar, Err(KernelError::UnsupportedSpec { .. })));
+        assert_eq!(extremes, before);
+        let mut none = GroupExtremes::new(Extreme::Max, 0);
+        let got = none.update(Operand::array(&[1i8][..]), None, &Rows::new(1));
+        assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 }));
+    }
+
+    #[rstest]
+    #[case::none(0)]
+    #[case::two(2)]
+    #[case::all(9)]
+    fn take_first_and_resize(#[case] n: usize) {
+        let mut extremes = GroupExtremes::new(Extreme::Max, 3);
+        let values = [i128::MAX, 4, -4];
+        extremes.update(Operand::array(&values[..]), Some(&[0, 1, 2]), &Rows::new(3)).unwrap();
+        let want: Vec<Option<i256>> = values.iter().map(|&v| Some(i256::from_i128(v))).collect();
+        let taken = extremes.take_first(n);
+        let n = n.min(3);
+        assert_groups(&taken, &want[..n], "taken");
+        assert_groups(&extremes, &want[n..], "kept");
+        extremes.resize(5 - n);
+        let mut kept = want[n..].to_vec();
+        kept.resize(5 - n, None);
+        assert_groups(&extremes, &kept, "resized");
+        assert!(extremes.allocated_bytes() >= extremes.len());
+    }
+
+    /// An unchecked value beyond the precision fails at the end, by the
+    /// policy; the output must hold the precision.
+    #[test]
+    fn finish_checks_the_precision() {
+        let mut extremes = GroupExtremes::new(Extreme::Max, 3);
+        let values = [999i64, 1000, -5];
+        extremes.update(Operand::array(&values[..]), Some(&[0, 1, 0]), &Rows::new(3)).unwrap();
+        let failed: Result<Output<i16>, _> = extremes.finish(3, Policies::default());
+        assert_eq!(failed.err(), Some(KernelError::Overflow { row: 1 }));
+        let null = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
+        let nulled: Output<i16> = extremes.finish(3, null).unwrap();
+        assert_eq!(nulled.values[0], 999);
+        assert_eq!(nulled.nulls.map(|n| n.null_count()), Some(2));
+        let narrow: Result<Output<i8>, _> = extremes.finish(3, Policies::default());
+        assert!(matches!(narrow, Err(KernelError::StorageTooNarrow { .. })));
+    }
+}
