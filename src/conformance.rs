@@ -134,9 +134,12 @@ pub fn reference_unary<'a>(
 }
 
 /// The result the [semantics](crate::semantics) define for the aggregate `op` of
-/// `values` by group (what [`sum_groups`](crate::aggregate::sum_groups) and
-/// [`avg_groups`](crate::aggregate::avg_groups) must return; a whole-column
-/// aggregate is one group), from exact sums of the stored values.
+/// `values` by group (what [`sum_groups`](crate::aggregate::sum_groups),
+/// [`avg_groups`](crate::aggregate::avg_groups),
+/// [`min_groups`](crate::aggregate::min_groups) and
+/// [`max_groups`](crate::aggregate::max_groups) must return; a whole-column
+/// aggregate is one group), from exact sums and comparisons of the stored
+/// values.
 ///
 /// ```
 /// use decimal_kernels::aggregate::{avg_groups, AggregateOp};
@@ -174,9 +177,16 @@ pub fn reference_aggregate(
     }
     let mut sums = vec![BigInt::zero(); total_groups];
     let mut counts = vec![0u64; total_groups];
+    // The least and greatest valid value of each group.
+    let mut extremes: Vec<Option<(BigInt, BigInt)>> = vec![None; total_groups];
     for (row, &group) in group_indices.iter().enumerate() {
         if let Some(v) = Operand::Array(values).value(row) {
-            sums[group] += text::i256_to_bigint(v);
+            let v = text::i256_to_bigint(v);
+            extremes[group] = Some(match extremes[group].take() {
+                None => (v.clone(), v.clone()),
+                Some((least, greatest)) => (least.min(v.clone()), greatest.max(v.clone())),
+            });
+            sums[group] += v;
             counts[group] += 1;
         }
     }
@@ -186,6 +196,10 @@ pub fn reference_aggregate(
         let sum = &sums[group];
         (counts[group] > 0).then(|| match op {
             AggregateOp::Sum => sum.clone(),
+            AggregateOp::Min => extremes[group].clone().map(|(least, _)| least).unwrap_or_default(),
+            AggregateOp::Max => {
+                extremes[group].clone().map(|(_, greatest)| greatest).unwrap_or_default()
+            }
             _ => {
                 let scaled = sum * text::pow10(shift.unsigned_abs());
                 round(&scaled, &BigInt::from(counts[group]), options.rounding())

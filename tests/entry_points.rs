@@ -1025,6 +1025,14 @@ fn aggregate_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
             "aggregate::sum_groups",
             attempt(|| aggregate::sum_groups(&values, &groups, total, &options)),
         ),
+        AggregateOp::Min => (
+            "aggregate::min_groups",
+            attempt(|| aggregate::min_groups(&values, &groups, total, &options)),
+        ),
+        AggregateOp::Max => (
+            "aggregate::max_groups",
+            attempt(|| aggregate::max_groups(&values, &groups, total, &options)),
+        ),
         _ => (
             "aggregate::avg_groups",
             attempt(|| aggregate::avg_groups(&values, &groups, total, &options)),
@@ -1038,6 +1046,8 @@ fn aggregate_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
     let want_whole = observe(&whole).map(|o| Observed { width: None, ..o });
     let (name, got) = match op {
         AggregateOp::Sum => ("aggregate::sum", attempt(|| aggregate::sum(&values, &options))),
+        AggregateOp::Min => ("aggregate::min", attempt(|| aggregate::min(&values, &options))),
+        AggregateOp::Max => ("aggregate::max", attempt(|| aggregate::max(&values, &options))),
         _ => ("aggregate::avg", attempt(|| aggregate::avg(&values, &options))),
     };
     tally.check(name, &case, &flatten(&got, observe_scalar), &want_whole);

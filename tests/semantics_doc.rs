@@ -957,6 +957,8 @@ fn aggregate_mismatches(example: &AggregateExample) -> Vec<String> {
     let rows = values.len();
     let whole = match op {
         AggregateOp::Sum => aggregate::sum(values, options),
+        AggregateOp::Min => aggregate::min(values, options),
+        AggregateOp::Max => aggregate::max(values, options),
         _ => aggregate::avg(values, options),
     };
     let whole = whole.and_then(|s| {
@@ -966,6 +968,8 @@ fn aggregate_mismatches(example: &AggregateExample) -> Vec<String> {
     let ones = vec![1; rows];
     let grouped = match op {
         AggregateOp::Sum => aggregate::sum_groups(values, &ones, 2, options),
+        AggregateOp::Min => aggregate::min_groups(values, &ones, 2, options),
+        AggregateOp::Max => aggregate::max_groups(values, &ones, 2, options),
         _ => aggregate::avg_groups(values, &ones, 2, options),
     };
     let merged = (|| {

@@ -2,7 +2,7 @@
 //! batches and partitions.
 
 use arrow_buffer::{BooleanBuffer, NullBuffer};
-use decimal_kernels_native::{GroupSum, GroupSums, KernelError, Rows};
+use decimal_kernels_native::{Extreme, GroupExtremes, GroupSum, GroupSums, KernelError, Rows};
 use num_bigint::BigInt;
 
 use super::state::{AggregateState, exact_sum};
@@ -18,7 +18,7 @@ use crate::types::{DecimalType, StorageWidth};
 use crate::values::text;
 use crate::values::{DecimalArray, DecimalNative, with_native};
 
-/// Running sums and counts of one aggregate, shaped like DataFusion's
+/// Running sums and counts, or extremes, of one aggregate, shaped like DataFusion's
 /// `GroupsAccumulator`: [`update`](Self::update) adds a batch of rows to
 /// their groups, [`state`](Self::state) and [`merge`](Self::merge) move
 /// partial results between partitions, and [`finish`](Self::finish) emits
@@ -48,7 +48,67 @@ pub struct Accumulator {
     result: DecimalType,
     width: StorageWidth,
     options: ArithmeticOptions,
-    sums: GroupSums,
+    running: Running,
+}
+
+/// What an accumulator keeps per group.
+#[derive(Clone, Debug)]
+enum Running {
+    /// Exact sums and counts (`sum`, `avg`).
+    Sums(GroupSums),
+    /// Extremes (`min`, `max`).
+    Extremes(GroupExtremes),
+}
+
+impl Running {
+    /// No groups of `op`.
+    fn new(op: AggregateOp) -> Self {
+        match op {
+            AggregateOp::Min => Self::Extremes(GroupExtremes::new(Extreme::Min, 0)),
+            AggregateOp::Max => Self::Extremes(GroupExtremes::new(Extreme::Max, 0)),
+            _ => Self::Sums(GroupSums::new(0)),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Self::Sums(sums) => sums.len(),
+            Self::Extremes(extremes) => extremes.len(),
+        }
+    }
+
+    fn allocated_bytes(&self) -> usize {
+        match self {
+            Self::Sums(sums) => sums.allocated_bytes(),
+            Self::Extremes(extremes) => extremes.allocated_bytes(),
+        }
+    }
+
+    fn resize(&mut self, groups: usize) {
+        match self {
+            Self::Sums(sums) => sums.resize(groups),
+            Self::Extremes(extremes) => extremes.resize(groups),
+        }
+    }
+
+    fn take_first(&mut self, n: usize) -> Self {
+        match self {
+            Self::Sums(sums) => Self::Sums(sums.take_first(n)),
+            Self::Extremes(extremes) => Self::Extremes(extremes.take_first(n)),
+        }
+    }
+
+    fn update(
+        &mut self,
+        values: decimal_kernels_native::Operand<'_>,
+        groups: Option<&[usize]>,
+        rows: &Rows<'_>,
+    ) -> Result<(), KernelError> {
+        match self {
+            Self::Sums(sums) => sums.update(values, groups, rows),
+            Self::Extremes(extremes) => extremes.update(values, groups, rows),
+        }
+    }
 }
 
 impl Accumulator {
@@ -64,7 +124,7 @@ impl Accumulator {
     ) -> Result<Self, DecimalError> {
         let planned = plan(Operation::Aggregate { op, input }, ResultStorage::Profile, options)?;
         let (result, width) = (planned.result, planned.width);
-        Ok(Self { op, input, result, width, options: *options, sums: GroupSums::new(0) })
+        Ok(Self { op, input, result, width, options: *options, running: Running::new(op) })
     }
 
     /// The aggregate.
@@ -88,14 +148,14 @@ impl Accumulator {
     /// The number of groups it holds.
     #[must_use]
     pub fn groups(&self) -> usize {
-        self.sums.len()
+        self.running.len()
     }
 
     /// The bytes it holds beyond its own size (DataFusion's
     /// `GroupsAccumulator::size` adds `size_of` of the value to it).
     #[must_use]
     pub fn allocated_bytes(&self) -> usize {
-        self.sums.allocated_bytes()
+        self.running.allocated_bytes()
     }
 
     /// Adds the valid rows of `values` (less the rows where `filter` is
@@ -124,16 +184,16 @@ impl Accumulator {
         ])?;
         let groups = self.groups();
         if total_groups > groups {
-            self.sums.resize(total_groups);
+            self.running.resize(total_groups);
         }
         let filter = filter.map(|f| NullBuffer::new(f.clone()));
         let nulls = NullBuffer::union(values.nulls(), filter.as_ref());
         let rows = Rows::new(values.len()).with_nulls(nulls.as_ref());
         let operand = Operand::Array(values).kernel_operand();
-        if let Err(e) = self.sums.update(operand, Some(group_indices), &rows) {
+        if let Err(e) = self.running.update(operand, Some(group_indices), &rows) {
             // The kernels add nothing when they fail; the groups made for
             // the batch go too.
-            self.sums.resize(groups);
+            self.running.resize(groups);
             return Err(self.kernel_error(e));
         }
         Ok(())
@@ -172,11 +232,11 @@ impl Accumulator {
     pub(crate) fn update_whole(&mut self, values: &DecimalArray) -> Result<(), DecimalError> {
         self.check_type(values)?;
         if self.groups() == 0 {
-            self.sums.resize(1);
+            self.running.resize(1);
         }
         let rows = Rows::new(values.len()).with_nulls(values.nulls());
         let operand = Operand::Array(values).kernel_operand();
-        self.sums.update(operand, None, &rows).map_err(|e| self.kernel_error(e))
+        self.running.update(operand, None, &rows).map_err(|e| self.kernel_error(e))
     }
 
     /// Adds another accumulator's partial results: row `i` of `state` to
@@ -187,7 +247,10 @@ impl Accumulator {
     /// another scale; [`DecimalError::LengthMismatch`] when `group_indices`
     /// does not have a row per state row; [`DecimalError::GroupOutOfRange`]
     /// as for [`update`](Self::update); [`DecimalError::InvalidState`] for a
-    /// state that no rows add up to. The rows before a failing one are added.
+    /// state that no rows add up to, or one of another kind (extremes merged
+    /// into a sum or mean, sums into an extreme; a `min` state merged into a
+    /// `max` accumulator is not told apart, and is folded as `max`). The rows
+    /// before a failing one are added.
     pub fn merge(
         &mut self,
         state: &AggregateState,
@@ -207,18 +270,34 @@ impl Accumulator {
             });
         }
         if total_groups > self.groups() {
-            self.sums.resize(total_groups);
+            self.running.resize(total_groups);
         }
-        for (row, &group) in group_indices.iter().enumerate() {
-            let part = state.group_sum(row)?;
-            self.sums.merge(group, part).map_err(|e| match e {
-                KernelError::GroupOutOfRange { group, groups, .. } => {
-                    DecimalError::GroupOutOfRange { row, group, total_groups: groups }
+        let out_of_range = |row: usize, e: KernelError, reason: &str| match e {
+            KernelError::GroupOutOfRange { group, groups, .. } => {
+                DecimalError::GroupOutOfRange { row, group, total_groups: groups }
+            }
+            _ => DecimalError::InvalidState { reason: format!("row {row} is not {reason}") },
+        };
+        match &mut self.running {
+            Running::Sums(sums) => {
+                for (row, &group) in group_indices.iter().enumerate() {
+                    let part = state.group_sum(row)?;
+                    sums.merge(group, part)
+                        .map_err(|e| out_of_range(row, e, "a sum and count of rows"))?;
                 }
-                _ => DecimalError::InvalidState {
-                    reason: format!("row {row} is not a sum and count of rows"),
-                },
-            })?;
+            }
+            Running::Extremes(extremes) => {
+                if !state.holds_extremes() {
+                    return Err(DecimalError::InvalidState {
+                        reason: format!("a {} state holds extremes, not sums", self.op),
+                    });
+                }
+                for (row, &group) in group_indices.iter().enumerate() {
+                    extremes
+                        .merge(group, state.group_extreme(row))
+                        .map_err(|e| out_of_range(row, e, "an extreme"))?;
+                }
+            }
         }
         Ok(())
     }
@@ -227,8 +306,10 @@ impl Accumulator {
     /// `None`); the others move down to `0..`.
     #[must_use]
     pub fn state(&mut self, first: Option<usize>) -> AggregateState {
-        let taken = self.take(first);
-        AggregateState::from_sums(self.input, &taken)
+        match self.take(first) {
+            Running::Sums(sums) => AggregateState::from_sums(self.input, &sums),
+            Running::Extremes(extremes) => AggregateState::from_extremes(self.input, &extremes),
+        }
     }
 
     /// Takes out the results of the first `first` groups (all for `None`),
@@ -243,9 +324,10 @@ impl Accumulator {
         let precision = self.result.precision();
         let policies = self.options.policies();
         let (values, nulls) = with_native!(self.width, T => {
-            let output = match self.op {
-                AggregateOp::Sum => taken.finish_sum::<T>(precision, policies),
-                AggregateOp::Avg => taken.finish_mean::<T>(
+            let output = match (&taken, self.op) {
+                (Running::Extremes(extremes), _) => extremes.finish::<T>(precision, policies),
+                (Running::Sums(sums), AggregateOp::Sum) => sums.finish_sum::<T>(precision, policies),
+                (Running::Sums(sums), _) => sums.finish_mean::<T>(
                     self.mean_shift(),
                     self.options.rounding(),
                     precision,
@@ -265,8 +347,8 @@ impl Accumulator {
     }
 
     /// The first `first` groups, taken out.
-    fn take(&mut self, first: Option<usize>) -> GroupSums {
-        self.sums.take_first(first.unwrap_or(usize::MAX))
+    fn take(&mut self, first: Option<usize>) -> Running {
+        self.running.take_first(first.unwrap_or(usize::MAX))
     }
 
     fn check_type(&self, values: &DecimalArray) -> Result<(), DecimalError> {
@@ -290,9 +372,22 @@ impl Accumulator {
     }
 
     /// The error of a failed finish, naming the group and its exact result.
-    fn finish_error(&self, sums: &GroupSums, error: KernelError) -> DecimalError {
+    fn finish_error(&self, taken: &Running, error: KernelError) -> DecimalError {
         let KernelError::Overflow { row: group } = error else {
             return self.kernel_error(error);
+        };
+        let sums = match taken {
+            Running::Sums(sums) => sums,
+            Running::Extremes(extremes) => {
+                let value = extremes.group(group).flatten().unwrap_or_default();
+                let value = text::format(&text::i256_to_bigint(value), self.input.scale());
+                return DecimalError::AggregateOverflow {
+                    group,
+                    result_type: self.result,
+                    op: self.op,
+                    value,
+                };
+            }
         };
         let part = sums.group(group).unwrap_or(GroupSum {
             sum_low: arrow_buffer::i256::ZERO,
@@ -302,7 +397,7 @@ impl Accumulator {
         let sum = exact_sum(part);
         let value = match self.op {
             AggregateOp::Sum => text::format(&sum, self.input.scale()),
-            AggregateOp::Avg => {
+            _ => {
                 let scaled = sum * text::pow10(self.mean_shift());
                 let mean = round(&scaled, &BigInt::from(part.count), self.options.rounding());
                 text::format(&mean, self.result.scale())

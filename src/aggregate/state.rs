@@ -1,6 +1,9 @@
 //! Partial aggregate results as Arrow arrays, for moving between partitions.
 //!
-//! A group's state is its exact sum and its count of valid rows. The sum is
+//! A `min` or `max` group's state is its extreme: one nullable
+//! `Decimal256(76, s)` column (`min` or `max`), null for a group that met no
+//! valid row. A `sum` or `avg` group's state is its exact sum and its count
+//! of valid rows. The sum is
 //! split into two columns so that each is an ordinary Arrow value whatever
 //! the number of rows: `sum` (a `Decimal256(76, s)`, below `10^76` in
 //! magnitude) and `sum_high` (an `Int64` of whole `10^76`s, with the sign of
@@ -12,19 +15,20 @@ use std::sync::Arc;
 use arrow_array::{Array, ArrayRef, Decimal256Array, Int64Array, UInt64Array};
 use arrow_buffer::i256;
 use arrow_schema::{DataType, Field};
-use decimal_kernels_native::{GroupSum, GroupSums};
+use decimal_kernels_native::{GroupExtremes, GroupSum, GroupSums};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::ToPrimitive;
 
 use crate::types::DecimalError;
-use crate::types::{DecimalType, MAX_PRECISION};
+use crate::types::{AggregateOp, DecimalType, MAX_PRECISION};
 use crate::values::text;
 
 /// The partial results of an [`Accumulator`](super::Accumulator)'s groups,
-/// one row per group, as three Arrow arrays ([`fields`](Self::fields)):
-/// `sum` and `sum_high` (the exact sum is `sum_high * 10^76 + sum`) and
-/// `count`.
+/// one row per group, as Arrow arrays ([`fields_of`](Self::fields_of)): for
+/// `sum` and `avg` three, `sum` and `sum_high` (the exact sum is
+/// `sum_high * 10^76 + sum`) and `count`; for `min` and `max` one, the
+/// group's extreme (null for a group without valid rows).
 ///
 /// ```
 /// use decimal_kernels::aggregate::{Accumulator, AggregateOp, AggregateState};
@@ -44,22 +48,61 @@ use crate::values::text;
 #[derive(Clone, Debug, PartialEq)]
 pub struct AggregateState {
     input: DecimalType,
-    sum: Decimal256Array,
-    sum_high: Int64Array,
-    count: UInt64Array,
+    columns: StateColumns,
+}
+
+/// The arrays of a state.
+#[derive(Clone, Debug, PartialEq)]
+enum StateColumns {
+    /// Exact sums and counts (`sum`, `avg`).
+    Sums { sum: Decimal256Array, sum_high: Int64Array, count: UInt64Array },
+    /// Extremes (`min`, `max`), null where a group met no valid row.
+    Extremes(Decimal256Array),
 }
 
 impl AggregateState {
-    /// The state's columns for values of type `input`: `sum`
-    /// (`Decimal256(76, s)`), `sum_high` (`Int64`) and `count` (`UInt64`),
-    /// none nullable.
+    /// The columns of a `sum` or `avg` state for values of type `input`:
+    /// `sum` (`Decimal256(76, s)`), `sum_high` (`Int64`) and `count`
+    /// (`UInt64`), none nullable ([`fields_of`](Self::fields_of) of
+    /// [`AggregateOp::Sum`]).
     #[must_use]
     pub fn fields(input: DecimalType) -> Vec<Field> {
-        vec![
-            Field::new("sum", DataType::Decimal256(MAX_PRECISION, input.scale()), false),
-            Field::new("sum_high", DataType::Int64, false),
-            Field::new("count", DataType::UInt64, false),
-        ]
+        Self::fields_of(AggregateOp::Sum, input)
+    }
+
+    /// The state's columns of aggregate `op` for values of type `input`:
+    /// [`fields`](Self::fields) for `sum` and `avg`; for `min` and `max` one
+    /// nullable `Decimal256(76, s)` column named after the aggregate.
+    ///
+    /// ```
+    /// use decimal_kernels::aggregate::{AggregateOp, AggregateState};
+    /// use decimal_kernels::DecimalType;
+    /// let fields = AggregateState::fields_of(AggregateOp::Max, DecimalType::try_new(9, 2)?);
+    /// assert_eq!(fields.len(), 1);
+    /// assert_eq!((fields[0].name().as_str(), fields[0].is_nullable()), ("max", true));
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
+    #[must_use]
+    pub fn fields_of(op: AggregateOp, input: DecimalType) -> Vec<Field> {
+        let wide = DataType::Decimal256(MAX_PRECISION, input.scale());
+        match op {
+            AggregateOp::Sum | AggregateOp::Avg => vec![
+                Field::new("sum", wide, false),
+                Field::new("sum_high", DataType::Int64, false),
+                Field::new("count", DataType::UInt64, false),
+            ],
+            AggregateOp::Min | AggregateOp::Max => vec![Field::new(op.to_string(), wide, true)],
+        }
+    }
+
+    /// The state of some groups' extremes.
+    pub(crate) fn from_extremes(input: DecimalType, extremes: &GroupExtremes) -> Self {
+        let values: Decimal256Array =
+            (0..extremes.len()).map(|g| extremes.group(g).flatten()).collect();
+        // Every extreme is a stored value of a checked column, or one the
+        // finish refuses: it is kept as it is, exactly.
+        let values = values.with_data_type(DataType::Decimal256(MAX_PRECISION, input.scale()));
+        Self { input, columns: StateColumns::Extremes(values) }
     }
 
     /// The state of some groups' sums.
@@ -77,19 +120,37 @@ impl AggregateState {
         // Every `low` is below 10^76: the values are of this type.
         let sum = Decimal256Array::from(sum)
             .with_data_type(DataType::Decimal256(MAX_PRECISION, input.scale()));
-        Self { input, sum, sum_high: Int64Array::from(sum_high), count: UInt64Array::from(count) }
+        let (sum_high, count) = (Int64Array::from(sum_high), UInt64Array::from(count));
+        Self { input, columns: StateColumns::Sums { sum, sum_high, count } }
     }
 
     /// The state read back from its arrays (as [`to_arrow`](Self::to_arrow)
     /// wrote them) for values of type `input`.
     ///
     /// # Errors
-    /// [`DecimalError::InvalidState`] when there are not three arrays of the
-    /// [`fields`](Self::fields)' types and one length, or one has nulls.
+    /// [`DecimalError::InvalidState`] when the arrays are not those of
+    /// [`fields_of`](Self::fields_of) one aggregate: three arrays of the
+    /// [`fields`](Self::fields)' types, of one length and without nulls, or
+    /// one array of `min` or `max`'s type.
     pub fn from_arrow(input: DecimalType, arrays: &[ArrayRef]) -> Result<Self, DecimalError> {
         let invalid = |reason: &str| DecimalError::InvalidState { reason: reason.into() };
+        if let [extremes] = arrays {
+            let field = &Self::fields_of(AggregateOp::Min, input)[0];
+            return match extremes.as_any().downcast_ref::<Decimal256Array>() {
+                Some(values) if values.data_type() == field.data_type() => {
+                    Ok(Self { input, columns: StateColumns::Extremes(values.clone()) })
+                }
+                _ => Err(invalid(&format!(
+                    "a min or max state is {}, not {}",
+                    extremes.data_type(),
+                    field.data_type()
+                ))),
+            };
+        }
         let [sum, sum_high, count] = arrays else {
-            return Err(invalid("a state has three arrays: sum, sum_high, count"));
+            return Err(invalid(
+                "a state has three arrays (sum, sum_high, count) or one (min or max)",
+            ));
         };
         let expected = Self::fields(input);
         for (array, field) in [sum, sum_high, count].into_iter().zip(&expected) {
@@ -112,17 +173,19 @@ impl AggregateState {
         ) else {
             return Err(invalid("the arrays are not of the state's types"));
         };
-        Ok(Self { input, sum: sum.clone(), sum_high: sum_high.clone(), count: count.clone() })
+        let (sum, sum_high, count) = (sum.clone(), sum_high.clone(), count.clone());
+        Ok(Self { input, columns: StateColumns::Sums { sum, sum_high, count } })
     }
 
-    /// The three arrays, in the order of [`fields`](Self::fields).
+    /// The arrays, in the order of [`fields_of`](Self::fields_of).
     #[must_use]
     pub fn to_arrow(&self) -> Vec<ArrayRef> {
-        vec![
-            Arc::new(self.sum.clone()),
-            Arc::new(self.sum_high.clone()),
-            Arc::new(self.count.clone()),
-        ]
+        match &self.columns {
+            StateColumns::Sums { sum, sum_high, count } => {
+                vec![Arc::new(sum.clone()), Arc::new(sum_high.clone()), Arc::new(count.clone())]
+            }
+            StateColumns::Extremes(values) => vec![Arc::new(values.clone())],
+        }
     }
 
     /// The type of the values summed.
@@ -134,19 +197,40 @@ impl AggregateState {
     /// The number of groups.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.count.len()
+        match &self.columns {
+            StateColumns::Sums { count, .. } => count.len(),
+            StateColumns::Extremes(values) => values.len(),
+        }
     }
 
     /// Whether there are no groups.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.count.is_empty()
+        self.len() == 0
+    }
+
+    /// Whether it holds extremes (of `min` or `max`), not sums.
+    pub(crate) fn holds_extremes(&self) -> bool {
+        matches!(self.columns, StateColumns::Extremes(_))
+    }
+
+    /// Row `row` of extremes as the kernels merge it (`None`: a group
+    /// without valid rows, or a state of sums).
+    pub(crate) fn group_extreme(&self, row: usize) -> Option<i256> {
+        match &self.columns {
+            StateColumns::Extremes(values) => values.is_valid(row).then(|| values.value(row)),
+            StateColumns::Sums { .. } => None,
+        }
     }
 
     /// Row `row` as the kernels merge it.
     pub(crate) fn group_sum(&self, row: usize) -> Result<GroupSum, DecimalError> {
-        let (low, high, count) =
-            (self.sum.value(row), self.sum_high.value(row), self.count.value(row));
+        let StateColumns::Sums { sum, sum_high, count } = &self.columns else {
+            return Err(DecimalError::InvalidState {
+                reason: format!("row {row} is an extreme, not a sum and count of rows"),
+            });
+        };
+        let (low, high, count) = (sum.value(row), sum_high.value(row), count.value(row));
         if high == 0 {
             return Ok(GroupSum { sum_low: low, sum_carry: 0, count });
         }

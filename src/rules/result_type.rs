@@ -46,12 +46,12 @@ impl AggregateOp {
     /// The result type of `op` over a column of type `input` under the options'
     /// profile (sources in the [semantics](crate::semantics#aggregates)):
     ///
-    /// | profile | `sum` | `avg` |
-    /// |---|---|---|
-    /// | FixedPoint | `decimal(min(76, p+10), s)` | `decimal(p, s)` |
-    /// | Arrow at width `W` (DataFusion) | `decimal(min(max(W), p+10), s)` | `decimal(min(max(W), p+4), min(max(W), s+4))` |
-    /// | Spark | `decimal(min(38, p+10), min(38, s))` | `decimal(min(38, p+4), min(38, s+4))` |
-    /// | Presto, Trino | `decimal(38, s)` | `decimal(p, s)` |
+    /// | profile | `sum` | `avg` | `min`, `max` |
+    /// |---|---|---|---|
+    /// | FixedPoint | `decimal(min(76, p+10), s)` | `decimal(p, s)` | `decimal(p, s)` |
+    /// | Arrow at width `W` (DataFusion) | `decimal(min(max(W), p+10), s)` | `decimal(min(max(W), p+4), min(max(W), s+4))` | `decimal(p, s)` |
+    /// | Spark | `decimal(min(38, p+10), min(38, s))` | `decimal(min(38, p+4), min(38, s+4))` | `decimal(p, s)` |
+    /// | Presto, Trino | `decimal(38, s)` | `decimal(p, s)` | `decimal(p, s)` |
     ///
     /// ```
     /// use decimal_kernels::aggregate::AggregateOp;
@@ -283,7 +283,7 @@ fn aggregate_result_type(
     let (precision, scale) = match options.semantics() {
         Semantics::FixedPoint => match op {
             AggregateOp::Sum => ((p + 10).min(i32::from(MAX_PRECISION)), s),
-            AggregateOp::Avg => (p, s),
+            AggregateOp::Avg | AggregateOp::Min | AggregateOp::Max => (p, s),
         },
         Semantics::Arrow { width } => {
             if width < StorageWidth::I32 {
@@ -298,6 +298,9 @@ fn aggregate_result_type(
             match op {
                 AggregateOp::Sum => ((p + 10).min(max), s),
                 AggregateOp::Avg => ((p + 4).min(max), (s + 4).min(max)),
+                // The extreme is one of the values: every engine keeps the
+                // input's type.
+                AggregateOp::Min | AggregateOp::Max => (p, s),
             }
         }
         Semantics::Spark { .. } => {
@@ -305,6 +308,7 @@ fn aggregate_result_type(
             match op {
                 AggregateOp::Sum => ((p + 10).min(ENGINE_MAX), s.min(ENGINE_MAX)),
                 AggregateOp::Avg => ((p + 4).min(ENGINE_MAX), (s + 4).min(ENGINE_MAX)),
+                AggregateOp::Min | AggregateOp::Max => (p, s),
             }
         }
         Semantics::Presto => {
@@ -314,7 +318,7 @@ fn aggregate_result_type(
             }
             match op {
                 AggregateOp::Sum => (ENGINE_MAX, s),
-                AggregateOp::Avg => (p, s),
+                AggregateOp::Avg | AggregateOp::Min | AggregateOp::Max => (p, s),
             }
         }
     };

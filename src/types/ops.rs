@@ -96,7 +96,7 @@ impl fmt::Display for UnaryOp {
 ///
 /// ```
 /// use decimal_kernels::aggregate::AggregateOp;
-/// assert_eq!(AggregateOp::ALL.map(|op| op.to_string()), ["sum", "avg"]);
+/// assert_eq!(AggregateOp::ALL.map(|op| op.to_string()), ["sum", "avg", "min", "max"]);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -105,11 +105,15 @@ pub enum AggregateOp {
     Sum,
     /// Their mean: the sum divided by the count, rounded once.
     Avg,
+    /// The least of them.
+    Min,
+    /// The greatest of them.
+    Max,
 }
 
 impl AggregateOp {
     /// Every aggregate.
-    pub const ALL: [Self; 2] = [Self::Sum, Self::Avg];
+    pub const ALL: [Self; 4] = [Self::Sum, Self::Avg, Self::Min, Self::Max];
 }
 
 impl fmt::Display for AggregateOp {
@@ -117,6 +121,8 @@ impl fmt::Display for AggregateOp {
         f.write_str(match self {
             Self::Sum => "sum",
             Self::Avg => "avg",
+            Self::Min => "min",
+            Self::Max => "max",
         })
     }
 }
