@@ -228,14 +228,23 @@ fn whole(
     values: &DecimalArray,
     options: &ArithmeticOptions,
 ) -> Result<DecimalScalar, DecimalError> {
-    let mut accumulator = Accumulator::new(op, values.dtype(), options)?;
-    accumulator.update_whole(values)?;
-    let result = accumulator.finish(None)?;
+    let result = whole_array(op, values, options)?;
     Ok(result.scalar(0).unwrap_or_else(|| DecimalScalar::null(result.dtype())))
 }
 
+/// `op` over every valid row, as a one-row array (null without a valid row).
+pub(crate) fn whole_array(
+    op: AggregateOp,
+    values: &DecimalArray,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let mut accumulator = Accumulator::new(op, values.dtype(), options)?;
+    accumulator.update_whole(values)?;
+    accumulator.finish(None)
+}
+
 /// `op` by group.
-fn grouped(
+pub(crate) fn grouped(
     op: AggregateOp,
     values: &DecimalArray,
     group_indices: &[usize],

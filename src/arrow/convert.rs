@@ -154,9 +154,9 @@ impl From<DecimalError> for ArrowError {
     fn from(error: DecimalError) -> Self {
         let message = error.to_string();
         match error {
-            DecimalError::Overflow { .. } | DecimalError::UnaryOverflow { .. } => {
-                Self::ArithmeticOverflow(message)
-            }
+            DecimalError::Overflow { .. }
+            | DecimalError::UnaryOverflow { .. }
+            | DecimalError::AggregateOverflow { .. } => Self::ArithmeticOverflow(message),
             DecimalError::DivideByZero { .. } => Self::DivideByZero,
             DecimalError::LengthMismatch { .. } => Self::ComputeError(message),
             DecimalError::Parse { .. } => Self::ParseError(message),

@@ -69,9 +69,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod aggregate;
 mod arithmetic;
 mod cast;
 mod convert;
+
+pub use aggregate::{avg, avg_groups, max, max_groups, min, min_groups, sum, sum_groups};
 
 pub use arithmetic::{
     add, binary, binary_recycling, binary_to, div, mul, rem, result_data_type, sub,
