@@ -14,6 +14,10 @@
 //!   width: Arrow's result types, truncation, [`ArrowError::ArithmeticOverflow`](arrow_schema::ArrowError::ArithmeticOverflow)
 //!   and [`ArrowError::DivideByZero`](arrow_schema::ArrowError::DivideByZero) for the first failing row, a null row
 //!   where either side is null.
+//! - [`sum`], [`avg`], [`min`], [`max`] and their `_groups` forms aggregate
+//!   a decimal array under the Arrow profile at its width, returning a
+//!   one-row array (or a row per group); see their docs for the differences
+//!   from `arrow_arith::aggregate`.
 //! - [`cast`] takes arrow-cast's `CastOptions`: a decimal cast rounds half
 //!   away from zero, a value beyond the target precision is a null row
 //!   (`safe: true`) or arrow-cast's error (`safe: false`); any cast that is not
