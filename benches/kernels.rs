@@ -91,7 +91,9 @@
 //!
 //! Aggregates (`kernels/aggregates.rs`): sum and avg of money against
 //! `sum_checked`, and sums by group against plain scatter loops (one with
-//! `checked_add`, one wrapping); sums stay within 64 bits.
+//! `checked_add`, one wrapping); sums stay within 64 bits. `min` and `max`
+//! (`kernels/minmax.rs`): whole columns against arrow's `min` and `max`, and
+//! grouped `min` against a plain scatter loop.
 //!
 //! Sizes 16, 8,192 and 1,048,576 rows; no nulls and every tenth row null
 //! (groups ending in `_nulls`; not for the limits). `DK_BENCH_QUICK=1` keeps
@@ -103,6 +105,8 @@ include!("../tests/support/arrow_crates.rs");
 mod aggregates;
 #[path = "kernels/harness.rs"]
 mod harness;
+#[path = "kernels/minmax.rs"]
+mod minmax;
 #[path = "kernels/paired.rs"]
 mod paired;
 #[path = "kernels/reuse.rs"]
@@ -918,6 +922,8 @@ fn main() {
     spark_profile();
     aggregates::whole_column();
     aggregates::grouped_sums();
+    minmax::whole_column();
+    minmax::grouped_min();
     reuse::recycled_arrow_profile();
     reuse::recycled_fixed_point_multiply();
     harness::finish();
