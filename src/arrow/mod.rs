@@ -18,6 +18,11 @@
 //!   away from zero, a value beyond the target precision is a null row
 //!   (`safe: true`) or arrow-cast's error (`safe: false`); any cast that is not
 //!   decimal to decimal is passed to arrow-cast unchanged.
+//! - [`neg`], [`abs`], and [`round`], [`floor`], [`ceil`], [`trunc`] to a
+//!   number of digits take one Arrow decimal array and use the Arrow profile
+//!   at its width (the rounding functions with DataFusion's result types);
+//!   [`DecimalScalar::to_arrow`](crate::DecimalScalar::to_arrow) gives a
+//!   scalar back as an Arrow one.
 //! - [`result_data_type`] plans a result's Arrow type from the operands' Arrow
 //!   types under any profile; [`DecimalScalar::from_arrow`](crate::DecimalScalar::from_arrow) reads an Arrow
 //!   scalar; a [`DecimalError`](crate::DecimalError) converts into an [`ArrowError`](arrow_schema::ArrowError), so `?` works in
@@ -72,12 +77,15 @@
 mod arithmetic;
 mod cast;
 mod convert;
+mod scalar;
+mod unary;
 
 pub use arithmetic::{
     add, binary, binary_recycling, binary_to, div, mul, rem, result_data_type, sub,
 };
 pub use cast::cast;
 pub use convert::{data_type, decimal_type};
+pub use unary::{abs, ceil, floor, neg, round, trunc};
 
 #[cfg(test)]
 mod tests {
