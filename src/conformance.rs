@@ -117,12 +117,12 @@ pub fn reference_unary<'a>(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let operand = operand.into();
-    let result = op.result_type(operand.dtype());
+    let result = op.result_type_under(operand.dtype(), options)?;
     profile_width(result, options)?;
     let len = row_count(&[operand.length()])?;
     let outcome = |row| {
         let a = text::i256_to_bigint(operand.value(row)?);
-        Some(exact_unary(op, &a, operand.dtype(), options.rounding()))
+        Some(exact_unary(op, &a, (operand.dtype(), result), options.rounding()))
     };
     let error = |row, _: &Exact| DecimalError::UnaryOverflow {
         row,

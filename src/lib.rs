@@ -93,7 +93,9 @@ pub mod semantics {
 
 pub use compute::binary::{binary, binary_recycling, binary_to};
 pub use compute::operand::Operand;
+pub use compute::round::{ceil, floor, round, trunc};
 pub use compute::unary::{unary, unary_recycling};
+pub use types::RoundFunction;
 pub use types::{
     ArithmeticOptions, BinaryOp, DecimalError, DecimalType, MAX_PRECISION, OverflowPolicy,
     RoundingMode, Semantics, StorageWidth, UnaryOp,

@@ -102,6 +102,7 @@ pub use ops::div::{DivSpec, div};
 pub use ops::mul::{MulSpec, mul};
 pub use ops::rem::{RemSpec, rem};
 pub use ops::rescale::{RescaleSpec, rescale};
+pub use ops::round::{RoundSpec, round};
 pub use ops::shared::add_spec::AddSpec;
 pub use ops::sign::{abs, neg};
 pub use ops::sub::sub;

@@ -22,6 +22,11 @@
 //!   away from zero, a value beyond the target precision is a null row
 //!   (`safe: true`) or arrow-cast's error (`safe: false`); any cast that is not
 //!   decimal to decimal is passed to arrow-cast unchanged.
+//! - [`neg`], [`abs`], and [`round`], [`floor`], [`ceil`], [`trunc`] to a
+//!   number of digits take one Arrow decimal array and use the Arrow profile
+//!   at its width (the rounding functions with DataFusion's result types);
+//!   [`DecimalScalar::to_arrow`](crate::DecimalScalar::to_arrow) gives a
+//!   scalar back as an Arrow one.
 //! - [`result_data_type`] plans a result's Arrow type from the operands' Arrow
 //!   types under any profile; [`DecimalScalar::from_arrow`](crate::DecimalScalar::from_arrow) reads an Arrow
 //!   scalar; a [`DecimalError`](crate::DecimalError) converts into an [`ArrowError`](arrow_schema::ArrowError), so `?` works in
@@ -77,6 +82,8 @@ mod aggregate;
 mod arithmetic;
 mod cast;
 mod convert;
+mod scalar;
+mod unary;
 
 pub use aggregate::{avg, avg_groups, max, max_groups, min, min_groups, sum, sum_groups};
 
@@ -85,6 +92,7 @@ pub use arithmetic::{
 };
 pub use cast::cast;
 pub use convert::{data_type, decimal_type};
+pub use unary::{abs, ceil, floor, neg, round, trunc};
 
 #[cfg(test)]
 mod tests {

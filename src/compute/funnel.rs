@@ -86,7 +86,8 @@ pub(crate) struct Plan {
 /// The result type, its storage width and the row count of `operation`.
 ///
 /// # Errors
-/// The profile's refusal of the operand types; a planned remainder below its
+/// The profile's refusal of the operand types (of two operands, of one,
+/// an aggregate's input); a planned remainder below its
 /// exact scale; a width that cannot hold the result type
 /// ([`DecimalError::UnsupportedTypes`] for two operands,
 /// [`DecimalError::StorageTooNarrow`] for one and for an aggregate); arrays
@@ -107,7 +108,7 @@ pub(crate) fn plan(
             (result, [lhs.length(), rhs.length()])
         }
         Operation::Unary { op, operand } => {
-            (op.result_type(operand.dtype()), [operand.length(), None])
+            (op.result_type_under(operand.dtype(), options)?, [operand.length(), None])
         }
         Operation::Aggregate { op, input } => (op.result_type(input, options)?, [None, None]),
     };

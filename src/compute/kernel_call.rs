@@ -4,9 +4,11 @@
 
 use decimal_kernels_native::{
     self as native, AddSpec, DivSpec, KernelError, MulSpec, Recycled, RemSpec, RescaleSpec,
+    RoundSpec,
 };
 
 use crate::compute::operand::Operand;
+use crate::rules::round::RoundShape;
 use crate::types::{ArithmeticOptions, BinaryOp, DecimalError, DecimalType, UnaryOp};
 use crate::values::DecimalNative;
 
@@ -116,6 +118,12 @@ pub(crate) fn run_unary<T: DecimalNative>(
         }
         UnaryOp::Neg => native::neg(kernel_operand, precision, rows),
         UnaryOp::Abs => native::abs(kernel_operand, precision, rows),
+        UnaryOp::Round { function, digits } => {
+            let shape = RoundShape::new(operand.dtype().scale(), digits, result.scale());
+            let spec =
+                RoundSpec::new(shape.dropped, shape.appended, function.rounding(), precision);
+            native::round(kernel_operand, &spec, rows)
+        }
     };
     output.map_err(|error| match error {
         KernelError::Overflow { row } => {

@@ -7,5 +7,6 @@ pub(crate) mod funnel;
 mod kernel_call;
 pub(crate) mod operand;
 pub(crate) mod recycled;
+pub(crate) mod round;
 pub(crate) mod unary;
 mod validity;

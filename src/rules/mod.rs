@@ -3,5 +3,6 @@
 
 pub(crate) mod reference;
 pub(crate) mod result_type;
+pub(crate) mod round;
 pub(crate) mod shape;
 pub(crate) mod storage;

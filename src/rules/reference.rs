@@ -10,6 +10,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
+use crate::rules::round::RoundShape;
 use crate::types::DecimalType;
 use crate::types::UnaryOp;
 use crate::types::{ArithmeticOptions, DecimalError, OverflowPolicy};
@@ -106,18 +107,24 @@ pub(crate) fn exact(
     within(round(&n, &d, mode), result)
 }
 
-/// The exact outcome of `op a` for the stored integer `a` of `operand`,
-/// rounded with `mode`.
+/// The exact outcome of `op a` at type `result` for the stored integer `a`
+/// of `operand`, rounded with `mode` (a rounding function with its own).
 pub(crate) fn exact_unary(
     op: UnaryOp,
     a: &BigInt,
-    operand: DecimalType,
+    (operand, result): (DecimalType, DecimalType),
     mode: RoundingMode,
 ) -> Exact {
     match op {
         UnaryOp::Rescale { to } => within(rescaled(a, operand.scale(), to.scale(), mode), to),
         UnaryOp::Neg => within(-a, operand),
         UnaryOp::Abs => within(a.abs(), operand),
+        UnaryOp::Round { function, digits } => {
+            // `a / 10^dropped` rounded once, then the zeros appended.
+            let shape = RoundShape::new(operand.scale(), digits, result.scale());
+            let rounded = round(a, &pow10(shape.dropped), function.rounding());
+            within(rounded * pow10(shape.appended), result)
+        }
     }
 }
 
@@ -185,7 +192,8 @@ impl DecimalScalar {
     }
 
     /// `op self`, computed exactly and rounded once (the reference of
-    /// [`unary`](crate::unary)); the profile does not change the value.
+    /// [`unary`](crate::unary)); the profile does not change the value, only
+    /// a rounding's type.
     ///
     /// ```
     /// use decimal_kernels::{ArithmeticOptions, DecimalScalar, DecimalType, RoundingMode, UnaryOp};
@@ -197,18 +205,19 @@ impl DecimalScalar {
     /// ```
     ///
     /// # Errors
-    /// [`DecimalError::UnaryOverflow`] (row 0) under the `Error` overflow
-    /// policy.
+    /// The result type's errors; [`DecimalError::UnaryOverflow`] (row 0)
+    /// under the `Error` overflow policy.
     pub fn reference_unary(
         &self,
         op: UnaryOp,
         options: &ArithmeticOptions,
     ) -> Result<Self, DecimalError> {
-        let result = op.result_type(self.dtype());
+        let result = op.result_type_under(self.dtype(), options)?;
         let Some(a) = self.value() else {
             return Ok(Self::null(result));
         };
-        match exact_unary(op, &text::i256_to_bigint(a), self.dtype(), options.rounding()) {
+        let types = (self.dtype(), result);
+        match exact_unary(op, &text::i256_to_bigint(a), types, options.rounding()) {
             Exact::Value(v) => Ok(Self::from_fitting(result, text::bigint_to_i256(&v))),
             _ => match options.on_overflow() {
                 OverflowPolicy::Null => Ok(Self::null(result)),

@@ -32,12 +32,16 @@ impl BinaryOp {
 }
 
 impl UnaryOp {
-    /// The result type for an operand of type `operand`.
+    /// The result type for an operand of type `operand`: the same in every
+    /// profile for `Rescale`, `Neg` and `Abs`; FixedPoint's for `Round`,
+    /// whose type depends on the profile
+    /// ([`result_type_under`](Self::result_type_under)).
     #[must_use]
     pub fn result_type(self, operand: DecimalType) -> DecimalType {
         match self {
             Self::Rescale { to } => to,
             Self::Neg | Self::Abs => operand,
+            Self::Round { digits, .. } => crate::rules::round::fixed_point_type(operand, digits),
         }
     }
 }

@@ -227,6 +227,24 @@ pub enum DecimalError {
         /// Why.
         reason: String,
     },
+    /// The profile has no result type for this operator of one operand.
+    ///
+    /// ```
+    /// use decimal_kernels::{ArithmeticOptions, DecimalError, DecimalType, RoundFunction, UnaryOp};
+    /// let t = DecimalType::try_new(40, 2)?;
+    /// let op = UnaryOp::Round { function: RoundFunction::Round, digits: 1 };
+    /// let err = op.result_type_under(t, &ArithmeticOptions::spark()).unwrap_err();
+    /// assert_eq!(err.to_string(), "no round to 1 digits of decimal(40,2): Spark has no precision above 38");
+    /// # Ok::<(), DecimalError>(())
+    /// ```
+    UnsupportedOperand {
+        /// The operator.
+        op: UnaryOp,
+        /// The operand's type.
+        operand: DecimalType,
+        /// Why.
+        reason: String,
+    },
     /// The profile has no aggregate result type for this input.
     ///
     /// ```
@@ -371,6 +389,9 @@ impl fmt::Display for DecimalError {
             }
             Self::UnsupportedTypes { op, lhs, rhs, reason } => {
                 write!(f, "no result type for {lhs} {op} {rhs}: {reason}")
+            }
+            Self::UnsupportedOperand { op, operand, reason } => {
+                write!(f, "no {op} of {operand}: {reason}")
             }
             Self::UnsupportedAggregate { op, input, reason } => {
                 write!(f, "no {op} of {input}: {reason}")

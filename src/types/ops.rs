@@ -5,6 +5,7 @@
 use core::fmt;
 
 use crate::types::decimal_type::DecimalType;
+use crate::types::round::RoundFunction;
 
 /// The five arithmetic operators of two operands.
 ///
@@ -80,6 +81,16 @@ pub enum UnaryOp {
     Neg,
     /// `|x|`, at the operand's type.
     Abs,
+    /// `round(x, digits)`, `floor`, `ceil` or `trunc` to `digits` fraction
+    /// digits (`digits < 0`: to a multiple of `10^-digits`), at the
+    /// profile's type ([`result_type_under`](Self::result_type_under)); any
+    /// `digits` is valid.
+    Round {
+        /// How the dropped digits round.
+        function: RoundFunction,
+        /// The fraction digits kept.
+        digits: i32,
+    },
 }
 
 impl fmt::Display for UnaryOp {
@@ -88,6 +99,7 @@ impl fmt::Display for UnaryOp {
             Self::Rescale { .. } => f.write_str("rescale"),
             Self::Neg => f.write_str("neg"),
             Self::Abs => f.write_str("abs"),
+            Self::Round { function, digits } => write!(f, "{function} to {digits} digits"),
         }
     }
 }

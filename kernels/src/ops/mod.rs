@@ -1,6 +1,7 @@
 //! The operators layer: one file per operator with its formula, rounding
 //! and overflow rules and its per-row kernels (`add`, `sub`, `mul`, `div`,
-//! `rem`, `rescale`, and `sign` for negation and absolute value), each
+//! `rem`, `rescale`, `round` (a rescale that keeps zeros for the dropped
+//! digits), and `sign` for negation and absolute value), each
 //! choosing its kernel and work type and handing it to a driver; what two
 //! of them share is in `shared`.
 
@@ -9,6 +10,7 @@ pub(crate) mod div;
 pub(crate) mod mul;
 pub(crate) mod rem;
 pub(crate) mod rescale;
+pub(crate) mod round;
 pub(crate) mod shared;
 pub(crate) mod sign;
 pub(crate) mod sub;
