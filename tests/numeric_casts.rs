@@ -1,0 +1,415 @@
+//! Casts between decimals and integers or floats (`decimal_kernels::cast`)
+//! held to the exact reference (`conformance::reference_{to,from}_{integer,float}`):
+//! every profile (FixedPoint under each rounding mode, Arrow at each width,
+//! Spark, Presto), both overflow policies, types of 1 to 76 digits with
+//! negative scales, every storage width that holds them, all eight integer
+//! types at their extremes, and floats at their edges (subnormals,
+//! `2^53 ± 1`, powers of ten, values just beside a rounding tie, 0.1, -0.0,
+//! NaN, infinities). Named cases pin the engines' published behaviour.
+
+include!("support/arrow_crates.rs");
+#[expect(dead_code, reason = "each test file uses a part of the shared support")]
+mod support;
+
+use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+use decimal_kernels::cast::{self, CastFloat, CastInteger};
+use decimal_kernels::{
+    ArithmeticOptions, DecimalArray, DecimalError, DecimalType, NullableBuffer, OverflowPolicy,
+    RoundingMode, StorageWidth, conformance,
+};
+use rstest::rstest;
+
+use support::types::{checked_column, dec, pow10};
+
+/// Every profile, FixedPoint under each rounding mode, each with both
+/// overflow policies.
+fn profiles() -> Vec<ArithmeticOptions> {
+    let modes = [
+        RoundingMode::TowardZero,
+        RoundingMode::HalfUp,
+        RoundingMode::HalfEven,
+        RoundingMode::Floor,
+        RoundingMode::Ceiling,
+    ];
+    let mut all: Vec<ArithmeticOptions> =
+        modes.iter().map(|&m| ArithmeticOptions::fixed_point().with_rounding(m)).collect();
+    all.extend(
+        [StorageWidth::I64, StorageWidth::I128, StorageWidth::I256].map(ArithmeticOptions::arrow),
+    );
+    all.extend([ArithmeticOptions::spark(), ArithmeticOptions::spark_no_precision_loss()]);
+    all.push(ArithmeticOptions::presto());
+    let policies = [OverflowPolicy::Null, OverflowPolicy::Error];
+    all.into_iter().flat_map(|o| policies.map(|p| o.with_on_overflow(p))).collect()
+}
+
+/// Source and target types: precision 1 to 76, scales negative, zero and
+/// up to the precision.
+fn types() -> Vec<DecimalType> {
+    [
+        (1, 0),
+        (2, 1),
+        (3, -2),
+        (5, 2),
+        (9, 9),
+        (10, 0),
+        (18, 4),
+        (19, 0),
+        (20, 1),
+        (24, 5),
+        (25, 24),
+        (30, -3),
+        (38, 10),
+        (38, 37),
+        (39, 3),
+        (50, 25),
+        (76, 0),
+        (76, 40),
+        (76, -20),
+        (76, 76),
+    ]
+    .map(|(p, s)| dec(p, s))
+    .to_vec()
+}
+
+/// Stored integers of `t` at its edges: zero, units, ties at every digit,
+/// `10^k ± 1`, `2^53 ± 1`, the bounds of the integer types at the type's
+/// scale, and `±(10^p - 1)`.
+fn edge_values(t: DecimalType) -> Vec<i256> {
+    let p = t.precision();
+    let max = pow10(p).wrapping_sub(i256::ONE);
+    let mut v = vec![i256::ZERO, i256::ONE, max];
+    for k in 0..p {
+        let power = pow10(k);
+        v.extend([power, power.wrapping_add(i256::ONE), power.wrapping_sub(i256::ONE)]);
+        v.push(power.wrapping_mul(i256::from_i128(5))); // a tie one digit up
+        v.push(power.wrapping_mul(i256::from_i128(25)));
+        v.push(power.wrapping_mul(i256::from_i128(15)));
+    }
+    for bits in [24u32, 53, 63, 64] {
+        let two = i256::from_i128(1i128 << bits);
+        v.extend([two, two.wrapping_add(i256::ONE), two.wrapping_sub(i256::ONE)]);
+    }
+    // The integer types' bounds (and one beyond) at the type's scale.
+    if let Ok(s) = u8::try_from(t.scale()) {
+        for bound in [
+            127i128,
+            128,
+            255,
+            256,
+            32_767,
+            65_535,
+            i128::from(i32::MAX),
+            i128::from(u32::MAX),
+            i128::from(i64::MAX),
+            i128::from(u64::MAX),
+        ] {
+            let scaled = i256::from_i128(bound).wrapping_mul(pow10(s));
+            v.extend([scaled, scaled.wrapping_add(i256::ONE), scaled.wrapping_add(pow10(s))]);
+            if s > 0 {
+                let half = pow10(s - 1).wrapping_mul(i256::from_i128(5));
+                v.extend([scaled.wrapping_add(half), scaled.wrapping_sub(half)]);
+            }
+        }
+    }
+    let mut all: Vec<i256> = v.iter().flat_map(|&x| [x, x.wrapping_neg()]).collect();
+    all.retain(|x| *x <= max && *x >= max.wrapping_neg());
+    all
+}
+
+/// `t`'s edge values as columns at every width that holds `t`, a null row
+/// among them.
+fn columns(t: DecimalType) -> Vec<DecimalArray> {
+    let mut values = edge_values(t);
+    values.push(i256::ZERO);
+    let valid: Vec<bool> = (0..values.len()).map(|r| r + 1 != values.len()).collect();
+    StorageWidth::ALL
+        .into_iter()
+        .filter(|&w| w >= t.storage_width())
+        .map(|w| checked_column(t, &values, &valid, w))
+        .collect()
+}
+
+/// Two outcomes of a cast are the same: the same error, or the same values
+/// (bits for floats) and validity.
+#[track_caller]
+fn assert_same<V: arrow_buffer::ArrowNativeType>(
+    got: &Result<NullableBuffer<ScalarBuffer<V>>, DecimalError>,
+    want: &Result<NullableBuffer<ScalarBuffer<V>>, DecimalError>,
+    map: impl Fn(&V) -> String,
+    context: &str,
+) {
+    match (got, want) {
+        (Ok(g), Ok(w)) => {
+            assert_eq!(g.values().len(), w.values().len(), "{context}");
+            for row in 0..w.values().len() {
+                let (gv, wv) = (g.get(row).as_ref().map(&map), w.get(row).as_ref().map(&map));
+                assert_eq!(gv, wv, "{context}: row {row}");
+            }
+        }
+        _ => assert_eq!(got, want, "{context}"),
+    }
+}
+
+fn check_to_integer<T: CastInteger + core::fmt::Debug>(
+    column: &DecimalArray,
+    options: &ArithmeticOptions,
+) {
+    let got = cast::to_integer::<T>(column, options);
+    let want = conformance::reference_to_integer::<T>(column, options);
+    let context =
+        format!("{} at {:?} to {} under {options:?}", column.dtype(), column.width(), T::NAME);
+    assert_same(&got, &want, |v| format!("{v:?}"), &context);
+}
+
+#[test]
+fn decimal_to_every_integer_type_matches_the_reference() {
+    for t in types() {
+        for column in columns(t) {
+            for options in profiles() {
+                check_to_integer::<i8>(&column, &options);
+                check_to_integer::<i16>(&column, &options);
+                check_to_integer::<i32>(&column, &options);
+                check_to_integer::<i64>(&column, &options);
+                check_to_integer::<u8>(&column, &options);
+                check_to_integer::<u16>(&column, &options);
+                check_to_integer::<u32>(&column, &options);
+                check_to_integer::<u64>(&column, &options);
+            }
+        }
+    }
+}
+
+/// `T`'s extremes and a few values between, a null row last.
+fn integers<T: CastInteger>(extremes: &[T]) -> (Vec<T>, NullBuffer) {
+    let values = extremes.to_vec();
+    let valid: Vec<bool> = (0..values.len()).map(|r| r + 1 != values.len()).collect();
+    (values, NullBuffer::from(valid))
+}
+
+fn check_from_integer<T: CastInteger>(extremes: &[T]) {
+    let (values, nulls) = integers(extremes);
+    for to in types() {
+        for options in profiles() {
+            let got = cast::from_integer(values.clone(), Some(nulls.clone()), to, &options);
+            let want = conformance::reference_from_integer(&values, Some(&nulls), to, &options);
+            assert_eq!(got, want, "{} to {to} under {options:?}", T::NAME);
+        }
+    }
+}
+
+#[test]
+fn every_integer_type_to_decimal_matches_the_reference() {
+    check_from_integer(&[i8::MIN, -100, -5, -1, 0, 1, 5, 99, 100, i8::MAX, 0]);
+    check_from_integer(&[i16::MIN, -9_999, -1, 0, 1, 15, 9_999, 10_000, i16::MAX, 0]);
+    check_from_integer(&[i32::MIN, -999_999_999, -1, 0, 1, 250, 999_999_999, i32::MAX, 0]);
+    check_from_integer(&[
+        i64::MIN,
+        i64::MIN + 1,
+        -(1 << 53) - 1,
+        -1,
+        0,
+        1,
+        1 << 53,
+        999_999_999_999_999_999,
+        i64::MAX,
+        0,
+    ]);
+    check_from_integer(&[0u8, 1, 5, 99, 100, 128, u8::MAX, 0]);
+    check_from_integer(&[0u16, 1, 9_999, 10_000, 32_768, u16::MAX, 0]);
+    check_from_integer(&[0u32, 1, 999_999_999, 1 << 31, u32::MAX, 0]);
+    check_from_integer(&[0u64, 1, 1 << 53, (1 << 63) + 5, u64::MAX - 1, u64::MAX, 0]);
+}
+
+fn check_to_float<F: CastFloat + core::fmt::Debug>(
+    column: &DecimalArray,
+    bits: impl Fn(&F) -> String,
+) {
+    let options = ArithmeticOptions::default();
+    let got = cast::to_float::<F>(column, &options);
+    let want = conformance::reference_to_float::<F>(column, &options);
+    let context = format!("{} at {:?} to {}", column.dtype(), column.width(), F::NAME);
+    assert_same(&got, &want, bits, &context);
+}
+
+#[test]
+fn decimal_to_float_is_the_nearest_float() {
+    for t in types() {
+        for column in columns(t) {
+            check_to_float::<f64>(&column, |v| format!("{:#x}", v.to_bits()));
+            check_to_float::<f32>(&column, |v| format!("{:#x}", v.to_bits()));
+        }
+    }
+}
+
+/// Floats at their edges: zero of both signs, subnormals, the normal
+/// boundary, `2^53 ± 1`, powers of ten and their neighbours, ties at a
+/// digit (`x.5`, `x.x5`) and the floats just beside them, the largest
+/// finite, infinities and NaN.
+fn edge_floats() -> Vec<f64> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        5e-324,
+        1e-323,
+        2.225_073_858_507_201e-308,
+        f64::MIN_POSITIVE,
+        0.1,
+        0.2,
+        0.3,
+        0.5,
+        1.5,
+        2.5,
+        9.95,
+        0.125,
+        0.045,
+        1.005,
+        2.675,
+        123.456,
+        99.995,
+        1e-7,
+        9_007_199_254_740_991.0,
+        9_007_199_254_740_992.0,
+        9_007_199_254_740_994.0,
+        f64::from(f32::MAX),
+        f64::from(f32::MIN_POSITIVE),
+        1.0 / 3.0,
+        f64::MAX,
+        f64::INFINITY,
+        f64::NAN,
+    ];
+    for k in -30..=40 {
+        let power = 10f64.powi(k);
+        v.extend([power, power.next_up(), power.next_down(), 5.0 * power, (5.0 * power).next_up()]);
+    }
+    for x in [0.5, 2.5, 0.05, 0.25, 1.25, 9.5] {
+        v.extend([x, f64::next_up(x), f64::next_down(x)]);
+    }
+    v.iter().flat_map(|&x| [x, -x]).collect()
+}
+
+#[test]
+fn float_to_decimal_matches_the_reference() {
+    let floats = edge_floats();
+    let mut nulls: Vec<bool> = vec![true; floats.len()];
+    nulls[3] = false;
+    let nulls = NullBuffer::from(nulls);
+    let singles: Vec<f32> = floats.iter().map(|&x| x as f32).collect();
+    for to in types() {
+        for options in profiles() {
+            let got = cast::from_float(floats.clone(), Some(nulls.clone()), to, &options);
+            let want = conformance::reference_from_float(&floats, Some(&nulls), to, &options);
+            assert_eq!(got, want, "f64 to {to} under {options:?}");
+            let got = cast::from_float(singles.clone(), Some(nulls.clone()), to, &options);
+            let want = conformance::reference_from_float(&singles, Some(&nulls), to, &options);
+            assert_eq!(got, want, "f32 to {to} under {options:?}");
+        }
+    }
+}
+
+/// One decimal's text cast to `T` under `options`.
+#[track_caller]
+fn integer_of<T: CastInteger>(
+    t: DecimalType,
+    text: &str,
+    options: &ArithmeticOptions,
+) -> Option<T> {
+    let a = DecimalArray::from_strs(t, &[Some(text)]).expect("a test decimal");
+    cast::to_integer::<T>(&a, options).expect("no error").get(0)
+}
+
+#[rstest]
+#[case::presto_tie_up(ArithmeticOptions::presto(), "2.5", Some(3))]
+#[case::presto_negative_tie(ArithmeticOptions::presto(), "-0.5", Some(-1))]
+#[case::presto_below_tie(ArithmeticOptions::presto(), "-2.49", Some(-2))]
+#[case::spark_truncates(ArithmeticOptions::spark(), "2.99", Some(2))]
+#[case::spark_truncates_negative(ArithmeticOptions::spark(), "-2.99", Some(-2))]
+#[case::arrow_truncates(ArithmeticOptions::arrow(StorageWidth::I64), "-0.5", Some(0))]
+#[case::fixed_point_floor(ArithmeticOptions::default().with_rounding(RoundingMode::Floor), "-0.01", Some(-1))]
+#[case::fixed_point_half_even(ArithmeticOptions::default().with_rounding(RoundingMode::HalfEven), "2.5", Some(2))]
+#[case::max_fits(ArithmeticOptions::presto(), "127.49", Some(127))]
+#[case::rounds_out_of_range(ArithmeticOptions::presto().with_on_overflow(OverflowPolicy::Null), "127.5", None)]
+#[case::min_fits(ArithmeticOptions::spark(), "-128.99", Some(-128))]
+#[case::below_min(ArithmeticOptions::spark(), "-129.00", None)]
+fn decimal_to_i8(#[case] options: ArithmeticOptions, #[case] text: &str, #[case] want: Option<i8>) {
+    assert_eq!(integer_of::<i8>(dec(5, 2), text, &options), want);
+}
+
+#[test]
+fn an_integer_out_of_range_fails_naming_the_row_under_error() {
+    let a = DecimalArray::from_strs(dec(25, 0), &[Some("1"), None, Some("18446744073709551616")])
+        .expect("a test column");
+    let err = cast::to_integer::<u64>(&a, &ArithmeticOptions::presto()).expect_err("beyond u64");
+    let want = DecimalError::CastOverflow {
+        row: 2,
+        value: "18446744073709551616".into(),
+        target: "u64".into(),
+    };
+    assert_eq!(err, want);
+    let negative =
+        DecimalArray::from_strs(dec(3, 1), &[Some("-0.4"), Some("-0.6")]).expect("a column");
+    let err =
+        cast::to_integer::<u8>(&negative, &ArithmeticOptions::presto()).expect_err("-1 is no u8");
+    assert_eq!(
+        err,
+        DecimalError::CastOverflow { row: 1, value: "-0.6".into(), target: "u8".into() }
+    );
+}
+
+#[rstest]
+#[case::spark_reads_the_shortest_text(ArithmeticOptions::spark(), 9.95, (3, 1), Some("10.0"))]
+#[case::presto_reads_the_shortest_text(ArithmeticOptions::presto(), 0.045, (3, 2), Some("0.05"))]
+#[case::arrow_reads_the_binary_value(ArithmeticOptions::arrow(StorageWidth::I128), 9.95, (3, 1), Some("9.9"))]
+#[case::arrow_binary_value_below_the_tie(ArithmeticOptions::arrow(StorageWidth::I128), 0.045, (3, 2), Some("0.04"))]
+#[case::arrow_exact_tie(ArithmeticOptions::arrow(StorageWidth::I128), -2.5, (3, 0), Some("-3"))]
+#[case::fixed_point_half_even_tie(ArithmeticOptions::default().with_rounding(RoundingMode::HalfEven), 2.5, (3, 0), Some("2"))]
+#[case::negative_zero(ArithmeticOptions::default(), -0.0, (3, 1), Some("0.0"))]
+#[case::negative_scale(ArithmeticOptions::arrow(StorageWidth::I128), 1250.0, (3, -2), Some("1300"))]
+#[case::smallest_subnormal_is_zero(ArithmeticOptions::default().with_rounding(RoundingMode::Ceiling), 5e-324, (76, 76), Some("0.0000000000000000000000000000000000000000000000000000000000000000000000000001"))]
+#[case::beyond_precision(ArithmeticOptions::spark(), 1000.0, (3, 0), None)]
+#[case::nan(ArithmeticOptions::spark(), f64::NAN, (3, 0), None)]
+#[case::infinity(ArithmeticOptions::arrow(StorageWidth::I128).with_on_overflow(OverflowPolicy::Null), f64::INFINITY, (38, 0), None)]
+fn float_to_decimal(
+    #[case] options: ArithmeticOptions,
+    #[case] x: f64,
+    #[case] (p, s): (u8, i8),
+    #[case] want: Option<&str>,
+) {
+    let got = cast::from_float(vec![x], None, dec(p, s), &options).expect("no error");
+    assert_eq!(got.to_strs(), [want.map(String::from)]);
+}
+
+#[test]
+fn nan_fails_naming_the_row_under_error() {
+    let err =
+        cast::from_float(vec![1.0f32, f32::NAN], None, dec(5, 2), &ArithmeticOptions::default())
+            .expect_err("NaN has no decimal value");
+    assert_eq!(
+        err,
+        DecimalError::CastOverflow { row: 1, value: "NaN".into(), target: "decimal(5,2)".into() }
+    );
+}
+
+#[rstest]
+#[case::one_at_scale_37("1", (38, 37), 1.0)]
+#[case::tenth("0.1", (38, 37), 0.1)]
+#[case::two_pow_53_plus_one_ties_to_even("9007199254740993", (20, 0), 9_007_199_254_740_992.0)]
+#[case::above_the_tie("9007199254740993.0001", (24, 4), 9_007_199_254_740_994.0)]
+#[case::negative_scale("-12300", (5, -2), -12_300.0)]
+#[case::seventy_six_nines("9999999999999999999999999999999999999999999999999999999999999999999999999999", (76, 0), 1e76)]
+fn decimal_to_f64(#[case] text: &str, #[case] (p, s): (u8, i8), #[case] want: f64) {
+    let a = DecimalArray::from_strs(dec(p, s), &[Some(text)]).expect("a test decimal");
+    let got = cast::to_float::<f64>(&a, &ArithmeticOptions::default()).expect("no error");
+    assert_eq!(got.get(0).map(f64::to_bits), Some(want.to_bits()), "{text}");
+}
+
+#[test]
+fn a_scalar_casts_as_one_row() {
+    let x = decimal_kernels::DecimalScalar::parse(dec(5, 2), "-1.50").expect("a scalar");
+    let got = cast::to_integer::<i32>(&x, &ArithmeticOptions::presto()).expect("fits");
+    assert_eq!((got.values().len(), got.get(0)), (1, Some(-2)));
+    let null = decimal_kernels::DecimalScalar::null(dec(5, 2));
+    assert_eq!(
+        cast::to_float::<f32>(&null, &ArithmeticOptions::default()).expect("null").get(0),
+        None
+    );
+}
