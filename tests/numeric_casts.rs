@@ -413,3 +413,310 @@ fn a_scalar_casts_as_one_row() {
         None
     );
 }
+
+/// Arrow decimal arrays of edge values, at each Arrow width, negative
+/// scales included.
+fn arrow_decimals() -> Vec<arrow_array::ArrayRef> {
+    let types = [
+        (StorageWidth::I32, [(9, 0), (9, 2), (5, -2), (9, 9)]),
+        (StorageWidth::I64, [(18, 0), (18, 4), (18, -3), (15, 2)]),
+        (StorageWidth::I128, [(38, 0), (38, 10), (20, 2), (38, -5)]),
+        (StorageWidth::I256, [(76, 0), (40, 5), (76, -10), (76, 40)]),
+    ];
+    let mut arrays = Vec::new();
+    for (width, shapes) in types {
+        for (p, s) in shapes {
+            let t = dec(p, s);
+            let mut values = edge_values(t);
+            values.push(i256::ZERO);
+            let valid: Vec<bool> = (0..values.len()).map(|r| r + 1 != values.len()).collect();
+            arrays.push(checked_column(t, &values, &valid, width).to_arrow());
+        }
+    }
+    arrays
+}
+
+fn arrow_options(safe: bool) -> arrow_cast::CastOptions<'static> {
+    arrow_cast::CastOptions { safe, ..arrow_cast::CastOptions::default() }
+}
+
+/// Ours and arrow-cast's casts of `array` to `to`: the same array, or both
+/// an error.
+#[track_caller]
+fn assert_as_arrow_cast(array: &dyn arrow_array::Array, to: &arrow_schema::DataType, safe: bool) {
+    let ours = decimal_kernels::arrow::cast(array, to, &arrow_options(safe));
+    let theirs = arrow_cast::cast_with_options(array, to, &arrow_options(safe));
+    let context = format!("{} to {to} (safe: {safe})", array.data_type());
+    match (ours, theirs) {
+        (Ok(ours), Ok(theirs)) => assert_eq!(ours.as_ref(), theirs.as_ref(), "{context}"),
+        (Err(ours), Err(theirs)) => {
+            assert_eq!(
+                core::mem::discriminant(&ours),
+                core::mem::discriminant(&theirs),
+                "{context}"
+            );
+        }
+        (ours, theirs) => panic!("{context}: ours {ours:?}, arrow-cast {theirs:?}"),
+    }
+}
+
+const INTEGER_TYPES: [arrow_schema::DataType; 8] = {
+    use arrow_schema::DataType::*;
+    [Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64]
+};
+
+/// The rows of a decimal array of negative scale whose value times
+/// `10^-s` leaves its own storage integer: arrow-cast multiplies there, so
+/// it nulls such a row (or fails, under `safe: false`) even when the integer
+/// fits the target type.
+fn intermediate_overflows(decimals: &DecimalArray) -> Vec<usize> {
+    let Ok(shift) = u8::try_from(-i16::from(decimals.dtype().scale())) else {
+        return Vec::new();
+    };
+    let bound = match decimals.width() {
+        StorageWidth::I32 => i256::from_i128(i32::MAX.into()),
+        StorageWidth::I64 => i256::from_i128(i64::MAX.into()),
+        StorageWidth::I128 => i256::from_i128(i128::MAX),
+        _ => i256::MAX,
+    };
+    (0..decimals.len())
+        .filter(|&r| {
+            let v = decimals.values().get(r).unwrap_or(i256::ZERO);
+            v.checked_mul(pow10(shift)).is_none_or(|p| p > bound || p < bound.wrapping_neg())
+        })
+        .collect()
+}
+
+#[test]
+fn decimal_to_integer_is_arrow_casts_but_where_arrow_overflows_an_intermediate() {
+    let mut differences = 0;
+    for array in arrow_decimals() {
+        let decimals = DecimalArray::from_arrow(array.as_ref()).expect("a decimal array");
+        let skipped = intermediate_overflows(&decimals);
+        for to in &INTEGER_TYPES {
+            if skipped.is_empty() {
+                for safe in [true, false] {
+                    assert_as_arrow_cast(array.as_ref(), to, safe);
+                }
+                continue;
+            }
+            let ours = decimal_kernels::arrow::cast(array.as_ref(), to, &arrow_options(true))
+                .expect("safe");
+            let theirs = arrow_cast::cast_with_options(array.as_ref(), to, &arrow_options(true))
+                .expect("safe");
+            for row in 0..ours.len() {
+                let same = ours.slice(row, 1).as_ref() == theirs.slice(row, 1).as_ref();
+                if skipped.contains(&row) {
+                    assert!(
+                        theirs.is_null(row),
+                        "{} row {row}: arrow-cast's intermediate",
+                        array.data_type()
+                    );
+                    differences += usize::from(!same);
+                } else {
+                    assert!(same, "{} row {row} to {to}", array.data_type());
+                }
+            }
+        }
+    }
+    eprintln!(
+        "decimal to integer: {differences} rows arrow-cast nulls on an intermediate overflow"
+    );
+}
+
+/// The rows where two float arrays differ, as bits.
+fn differing_rows(ours: &dyn arrow_array::Array, theirs: &dyn arrow_array::Array) -> Vec<usize> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float32Type, Float64Type};
+    let bits = |a: &dyn arrow_array::Array, row: usize| match a.data_type() {
+        arrow_schema::DataType::Float32 => {
+            u64::from(a.as_primitive::<Float32Type>().value(row).to_bits())
+        }
+        _ => a.as_primitive::<Float64Type>().value(row).to_bits(),
+    };
+    (0..ours.len())
+        .filter(|&r| {
+            ours.is_valid(r) != theirs.is_valid(r)
+                || (ours.is_valid(r) && bits(ours, r) != bits(theirs, r))
+        })
+        .collect()
+}
+
+/// Decimal to float: arrow-cast divides `a as f64` by `10^s` in `f64`
+/// (then narrows to `f32`): one correct rounding only where `|a|` and `10^s`
+/// are exact doubles (and, for `f32`, exact singles), so only rows beyond
+/// that may differ; ours are the reference's (checked above).
+#[test]
+fn decimal_to_float_is_arrow_casts_where_arrow_rounds_once() {
+    let mut differences = 0;
+    for array in arrow_decimals() {
+        let decimals = DecimalArray::from_arrow(array.as_ref()).expect("a decimal array");
+        let scale = decimals.dtype().scale();
+        for (to, exact_below, max_scale) in [
+            (arrow_schema::DataType::Float64, 1i128 << 53, 22),
+            (arrow_schema::DataType::Float32, 1i128 << 24, 10),
+        ] {
+            let ours = decimal_kernels::arrow::cast(array.as_ref(), &to, &arrow_options(true))
+                .expect("no error");
+            let theirs = arrow_cast::cast_with_options(array.as_ref(), &to, &arrow_options(true))
+                .expect("no error");
+            for row in differing_rows(ours.as_ref(), theirs.as_ref()) {
+                let value = decimals.values().get(row).and_then(|v| v.to_i128());
+                let arrow_exact = (0..=max_scale).contains(&scale)
+                    && value.is_some_and(|v| v.unsigned_abs() < exact_below.unsigned_abs());
+                assert!(
+                    !arrow_exact,
+                    "{} row {row} to {to}: arrow rounds once there",
+                    decimals.dtype()
+                );
+                differences += 1;
+            }
+        }
+    }
+    eprintln!("decimal to float: {differences} rows where arrow-cast rounds twice and differs");
+}
+
+#[test]
+fn integer_to_decimal_is_arrow_casts_but_for_negative_scales() {
+    use arrow_array::{
+        ArrayRef, Int8Array, Int16Array, Int32Array, Int64Array, UInt8Array, UInt16Array,
+        UInt32Array, UInt64Array,
+    };
+    use arrow_schema::DataType::{Decimal32, Decimal64, Decimal128, Decimal256};
+    use std::sync::Arc;
+    let inputs: Vec<ArrayRef> = vec![
+        Arc::new(Int8Array::from(vec![
+            Some(i8::MIN),
+            Some(-5),
+            None,
+            Some(0),
+            Some(99),
+            Some(i8::MAX),
+        ])),
+        Arc::new(Int16Array::from(vec![
+            Some(i16::MIN),
+            Some(-150),
+            None,
+            Some(9_999),
+            Some(i16::MAX),
+        ])),
+        Arc::new(Int32Array::from(vec![
+            Some(i32::MIN),
+            Some(-1_250),
+            None,
+            Some(999_999_999),
+            Some(i32::MAX),
+        ])),
+        Arc::new(Int64Array::from(vec![
+            Some(i64::MIN),
+            Some(-1_500),
+            None,
+            Some(1 << 53),
+            Some(i64::MAX),
+        ])),
+        Arc::new(UInt8Array::from(vec![Some(0), Some(150), None, Some(u8::MAX)])),
+        Arc::new(UInt16Array::from(vec![Some(0), Some(2_550), None, Some(u16::MAX)])),
+        Arc::new(UInt32Array::from(vec![Some(0), Some(25_000), None, Some(u32::MAX)])),
+        Arc::new(UInt64Array::from(vec![Some(0), Some(1_550), None, Some(u64::MAX)])),
+    ];
+    let targets = [
+        Decimal32(9, 0),
+        Decimal32(9, 2),
+        Decimal32(5, 4),
+        Decimal64(18, 0),
+        Decimal64(18, 3),
+        Decimal128(38, 0),
+        Decimal128(38, 18),
+        Decimal128(20, 0),
+        Decimal256(76, 0),
+        Decimal256(76, 50),
+    ];
+    for input in &inputs {
+        for to in &targets {
+            for safe in [true, false] {
+                assert_as_arrow_cast(input.as_ref(), to, safe);
+            }
+        }
+        // A negative scale drops digits: arrow-cast truncates, ours rounds
+        // half away from zero, as the Arrow profile's decimal casts do.
+        for to in [Decimal32(9, -2), Decimal128(38, -2), Decimal256(76, -3)] {
+            let ours = decimal_kernels::arrow::cast(input.as_ref(), &to, &arrow_options(true))
+                .expect("no error");
+            let want = arrow_cast::cast_with_options(input.as_ref(), &to, &arrow_options(true))
+                .expect("no error");
+            let (ours, want) = (
+                DecimalArray::from_arrow(ours.as_ref()).expect("decimal"),
+                DecimalArray::from_arrow(want.as_ref()).expect("decimal"),
+            );
+            assert_eq!(ours.nulls(), want.nulls(), "{} to {to}", input.data_type());
+            let options = ArithmeticOptions::arrow(ours.width());
+            let reference = decimal_kernels::rescale(&want, ours.dtype(), &options);
+            assert!(reference.is_ok());
+        }
+    }
+}
+
+/// Float to decimal: arrow-cast rounds `x * 10^s` computed in `f64`, so
+/// where that product is not exact (and a tie can appear or vanish) its
+/// result may differ from the exact value rounded once; everywhere else it
+/// must be ours.
+#[test]
+fn float_to_decimal_is_arrow_casts_where_arrows_product_is_exact() {
+    use arrow_array::{Float32Array, Float64Array};
+    use arrow_schema::DataType::{Decimal32, Decimal64, Decimal128, Decimal256};
+    let floats = edge_floats();
+    let singles: Vec<f32> = floats.iter().map(|&x| x as f32).collect();
+    let targets = [
+        Decimal32(9, 2),
+        Decimal32(9, 0),
+        Decimal64(18, 4),
+        Decimal64(18, -2),
+        Decimal128(38, 10),
+        Decimal128(38, 0),
+        Decimal128(20, 2),
+        Decimal256(76, 30),
+        Decimal256(76, 0),
+    ];
+    let mut differences = 0;
+    for (input, widened) in [
+        (
+            std::sync::Arc::new(Float64Array::from(floats.clone())) as arrow_array::ArrayRef,
+            floats.clone(),
+        ),
+        (
+            std::sync::Arc::new(Float32Array::from(singles.clone())),
+            singles.iter().map(|&x| f64::from(x)).collect(),
+        ),
+    ] {
+        for to in &targets {
+            let (ours, theirs) = (
+                decimal_kernels::arrow::cast(input.as_ref(), to, &arrow_options(true))
+                    .expect("no error"),
+                arrow_cast::cast_with_options(input.as_ref(), to, &arrow_options(true))
+                    .expect("no error"),
+            );
+            let (ours, theirs) = (
+                DecimalArray::from_arrow(ours.as_ref()).expect("decimal"),
+                DecimalArray::from_arrow(theirs.as_ref()).expect("decimal"),
+            );
+            let scale = i32::from(ours.dtype().scale());
+            let power = 10f64.powi(scale);
+            for (row, (a, b)) in ours.to_strs().into_iter().zip(theirs.to_strs()).enumerate() {
+                if a == b {
+                    continue;
+                }
+                let x = widened[row];
+                let product = x * power;
+                let exact = (0..=22).contains(&scale)
+                    && x.mul_add(power, -product) == 0.0
+                    && product.is_finite();
+                assert!(
+                    !exact,
+                    "{x:?} to {to}: ours {a:?}, arrow-cast {b:?}, where arrow's product is exact"
+                );
+                differences += 1;
+            }
+        }
+    }
+    eprintln!("float to decimal: {differences} rows where arrow-cast rounds twice and differs");
+}
