@@ -271,7 +271,7 @@ fn reference_rows(
     Ok(DecimalArray::from_parts(result, values, Some(NullBuffer::from(valid))))
 }
 
-/// The result the [semantics](crate::semantics#casts) define for
+/// The result the [semantics](crate::semantics#numeric-casts) define for
 /// [`cast::to_integer`](crate::cast::to_integer): each valid row's exact
 /// value rounded once to an integer with the profile's mode, then checked
 /// against `T`'s range.
@@ -303,7 +303,7 @@ pub fn reference_to_integer<'a, T: CastInteger>(
     reference_values(operand.length().unwrap_or(1), options, outcome, error)
 }
 
-/// The result the [semantics](crate::semantics#casts) define for
+/// The result the [semantics](crate::semantics#numeric-casts) define for
 /// [`cast::from_integer`](crate::cast::from_integer): each valid integer at
 /// `to`'s scale (a negative scale rounded with the profile's mode), checked
 /// against `to`'s precision.
@@ -334,7 +334,7 @@ pub fn reference_from_integer<T: CastInteger>(
     reference_rows(values.len(), to, options, outcome, error)
 }
 
-/// The result the [semantics](crate::semantics#casts) define for
+/// The result the [semantics](crate::semantics#numeric-casts) define for
 /// [`cast::to_float`](crate::cast::to_float): the float nearest each valid
 /// row's exact value, ties to even, found by big-integer division.
 ///
@@ -355,7 +355,7 @@ pub fn reference_to_float<'a, F: CastFloat>(
     reference_values(operand.length().unwrap_or(1), options, outcome, error)
 }
 
-/// The result the [semantics](crate::semantics#casts) define for
+/// The result the [semantics](crate::semantics#numeric-casts) define for
 /// [`cast::from_float`](crate::cast::from_float): each valid float's exact
 /// binary value (Arrow, FixedPoint) or shortest round-trip text (Spark,
 /// Presto; an `f32` widened to `f64` first) at `to`'s scale, rounded once,

@@ -720,3 +720,123 @@ fn float_to_decimal_is_arrow_casts_where_arrows_product_is_exact() {
     }
     eprintln!("float to decimal: {differences} rows where arrow-cast rounds twice and differs");
 }
+
+/// `(p,s)` as a decimal type.
+#[track_caller]
+fn published_type(text: &str) -> DecimalType {
+    let inner = text.trim_start_matches('(').trim_end_matches(')');
+    let (p, s) = inner.split_once(',').expect("a (p,s) type");
+    dec(p.parse().expect("a precision"), s.parse().expect("a scale"))
+}
+
+/// A decimal literal as the engine types it: its text at `(p,s)`, which
+/// accepts `.5` and `-0`.
+#[track_caller]
+fn published_decimal(t: DecimalType, text: &str) -> DecimalArray {
+    DecimalArray::from_strs(t, &[Some(text)]).unwrap_or_else(|e| panic!("{text} as {t}: {e}"))
+}
+
+/// One integer of the named type from text, cast to `to`.
+fn published_from_integer(
+    kind: &str,
+    text: &str,
+    to: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    match kind {
+        "i8" => cast::from_integer(vec![text.parse::<i8>().expect("an i8")], None, to, options),
+        "i16" => cast::from_integer(vec![text.parse::<i16>().expect("an i16")], None, to, options),
+        "i32" => cast::from_integer(vec![text.parse::<i32>().expect("an i32")], None, to, options),
+        "i64" => cast::from_integer(vec![text.parse::<i64>().expect("an i64")], None, to, options),
+        other => panic!("unknown integer type {other}"),
+    }
+}
+
+/// Every case of `tests/data/numeric_casts_published.txt` under its engine's
+/// profile: the published value, or a failure (an error under Presto, a
+/// null under Spark).
+#[test]
+fn published_engine_casts() {
+    let data = include_str!("data/numeric_casts_published.txt");
+    let mut cases = 0;
+    for (number, line) in data.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [profile, op, from, value, to, want, source_line] = fields[..] else {
+            panic!("line {}: seven fields expected: {line}", number + 1);
+        };
+        let options = match profile {
+            "presto" => ArithmeticOptions::presto(),
+            "spark" => ArithmeticOptions::spark(),
+            other => panic!("line {}: unknown profile {other}", number + 1),
+        };
+        let context =
+            format!("numeric_casts_published.txt:{} (source line {source_line})", number + 1);
+        // A failure: Presto raises, Spark gives a null row.
+        let failed = |outcome: Result<Option<String>, DecimalError>| match outcome {
+            Err(DecimalError::CastOverflow { .. }) | Ok(None) => "FAILS".to_string(),
+            Ok(Some(text)) => text,
+            Err(e) => panic!("{context}: {e}"),
+        };
+        let got = match op {
+            "to_integer" => {
+                let a = published_decimal(published_type(from), value);
+                failed(
+                    cast::to_integer::<i64>(&a, &options).map(|r| r.get(0).map(|v| v.to_string())),
+                )
+            }
+            "from_integer" => {
+                let to = published_type(to);
+                failed(
+                    published_from_integer(from, value, to, &options)
+                        .map(|a| a.to_strs().remove(0)),
+                )
+            }
+            "from_float" => {
+                let to = published_type(to);
+                let cast = match from {
+                    "f32" => cast::from_float(
+                        vec![value.parse::<f32>().expect("an f32")],
+                        None,
+                        to,
+                        &options,
+                    ),
+                    _ => cast::from_float(
+                        vec![value.parse::<f64>().expect("an f64")],
+                        None,
+                        to,
+                        &options,
+                    ),
+                };
+                failed(cast.map(|a| a.to_strs().remove(0)))
+            }
+            "to_float" => {
+                let a = published_decimal(published_type(from), value);
+                let bits = match to {
+                    "f32" => {
+                        let got = cast::to_float::<f32>(&a, &options).expect("no error").get(0);
+                        got.map(f32::to_bits).map(u64::from)
+                    }
+                    _ => cast::to_float::<f64>(&a, &options)
+                        .expect("no error")
+                        .get(0)
+                        .map(f64::to_bits),
+                };
+                let want_bits = match to {
+                    "f32" => u64::from(want.parse::<f32>().expect("an f32").to_bits()),
+                    _ => want.parse::<f64>().expect("an f64").to_bits(),
+                };
+                assert_eq!(bits, Some(want_bits), "{context}: {line}");
+                cases += 1;
+                continue;
+            }
+            other => panic!("{context}: unknown cast {other}"),
+        };
+        assert_eq!(got, want, "{context}: {line}");
+        cases += 1;
+    }
+    assert!(cases >= 70, "{cases} published cases read");
+}

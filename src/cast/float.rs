@@ -22,7 +22,7 @@
 //!   `CAST(9.95 AS DECIMAL(3,1))` is `10.0` although the double is
 //!   `9.949999…`. An `f32` is widened to `f64` first, as both engines widen
 //!   a `REAL`/`FLOAT`. Rust's `{:e}` formatting gives those shortest digits;
-//!   where Java's differ is in `docs/semantics.md#casts`.
+//!   where Java's differ is in `docs/semantics.md#numeric-casts`.
 //!
 //! NaN and infinities have no decimal value: the options' overflow policy,
 //! as a value beyond the target precision.

@@ -137,7 +137,7 @@ pub(crate) fn fraction_at_scale(
 
 /// The shortest round-trip decimal text of `x` (Rust's `Display`, the same
 /// digits as Java's `Double.toString` but for the cases in
-/// `docs/semantics.md#casts`) as a fraction `(num, den)`, `den` a power of
+/// `docs/semantics.md#numeric-casts`) as a fraction `(num, den)`, `den` a power of
 /// ten; `None` for NaN and infinities.
 pub(crate) fn shortest_text_fraction(x: f64) -> Option<(BigInt, BigInt)> {
     if !x.is_finite() {
