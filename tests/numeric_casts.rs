@@ -487,12 +487,26 @@ fn intermediate_overflows(decimals: &DecimalArray) -> Vec<usize> {
         .collect()
 }
 
+/// The rows of a `Decimal256` array whose integer part is beyond `i64`:
+/// arrow-cast 59 converts an `i256` to a narrower integer by its low 64
+/// bits (`2^64` is `0` as `Int8`), where the value fits no integer type.
+fn arrow59_wrapped(decimals: &DecimalArray) -> Vec<usize> {
+    if cfg!(not(feature = "arrow_59")) || decimals.width() != StorageWidth::I256 {
+        return Vec::new();
+    }
+    let to_integers = ArithmeticOptions::default().with_on_overflow(OverflowPolicy::Null);
+    let fits = cast::to_integer::<i64>(decimals, &to_integers).expect("nulls, no error");
+    (0..decimals.len()).filter(|&r| decimals.is_valid(r) && fits.get(r).is_none()).collect()
+}
+
 #[test]
 fn decimal_to_integer_is_arrow_casts_but_where_arrow_overflows_an_intermediate() {
     let mut differences = 0;
     for array in arrow_decimals() {
         let decimals = DecimalArray::from_arrow(array.as_ref()).expect("a decimal array");
-        let skipped = intermediate_overflows(&decimals);
+        let wrapped = arrow59_wrapped(&decimals);
+        let mut skipped = intermediate_overflows(&decimals);
+        skipped.extend(&wrapped);
         for to in &INTEGER_TYPES {
             if skipped.is_empty() {
                 for safe in [true, false] {
@@ -506,7 +520,11 @@ fn decimal_to_integer_is_arrow_casts_but_where_arrow_overflows_an_intermediate()
                 .expect("safe");
             for row in 0..ours.len() {
                 let same = ours.slice(row, 1).as_ref() == theirs.slice(row, 1).as_ref();
-                if skipped.contains(&row) {
+                if wrapped.contains(&row) {
+                    let (ours_null, context) = (ours.is_null(row), array.data_type());
+                    assert!(ours_null || same, "{context} row {row}: beyond i64");
+                    differences += usize::from(!same);
+                } else if skipped.contains(&row) {
                     assert!(
                         theirs.is_null(row),
                         "{} row {row}: arrow-cast's intermediate",
@@ -633,25 +651,90 @@ fn integer_to_decimal_is_arrow_casts_but_for_negative_scales() {
     ];
     for input in &inputs {
         for to in &targets {
+            if cfg!(feature = "arrow_59") {
+                assert_as_arrow59_cast_but_where_it_wraps(input.as_ref(), to);
+                continue;
+            }
             for safe in [true, false] {
                 assert_as_arrow_cast(input.as_ref(), to, safe);
             }
         }
         // A negative scale drops digits: arrow-cast truncates, ours rounds
         // half away from zero, as the Arrow profile's decimal casts do.
+        let integers =
+            decimal_kernels::arrow::cast(input.as_ref(), &Decimal128(38, 0), &arrow_options(true))
+                .expect("every integer is a Decimal128(38, 0)");
+        let integers = DecimalArray::from_arrow(integers.as_ref()).expect("a decimal array");
         for to in [Decimal32(9, -2), Decimal128(38, -2), Decimal256(76, -3)] {
             let ours = decimal_kernels::arrow::cast(input.as_ref(), &to, &arrow_options(true))
                 .expect("no error");
-            let want = arrow_cast::cast_with_options(input.as_ref(), &to, &arrow_options(true))
+            let theirs = arrow_cast::cast_with_options(input.as_ref(), &to, &arrow_options(true))
                 .expect("no error");
-            let (ours, want) = (
+            let (ours, theirs) = (
                 DecimalArray::from_arrow(ours.as_ref()).expect("decimal"),
-                DecimalArray::from_arrow(want.as_ref()).expect("decimal"),
+                DecimalArray::from_arrow(theirs.as_ref()).expect("decimal"),
             );
-            assert_eq!(ours.nulls(), want.nulls(), "{} to {to}", input.data_type());
-            let options = ArithmeticOptions::arrow(ours.width());
-            let reference = decimal_kernels::rescale(&want, ours.dtype(), &options);
-            assert!(reference.is_ok());
+            let at = |mode| {
+                let options = ArithmeticOptions::default()
+                    .with_rounding(mode)
+                    .with_on_overflow(OverflowPolicy::Null);
+                decimal_kernels::rescale(&integers, ours.dtype(), &options)
+                    .expect("nulls, no error")
+                    .to_strs()
+            };
+            assert_eq!(ours.to_strs(), at(RoundingMode::HalfUp), "{} to {to}", input.data_type());
+            // arrow-cast 59 wraps an integer beyond the decimal's native type
+            // first (see above): only its in-range rows are truncations.
+            let truncated = at(RoundingMode::TowardZero);
+            // The largest integer of the decimal's native type.
+            let native: i128 = match to {
+                Decimal32(..) => i32::MAX.into(),
+                _ => i128::MAX,
+            };
+            for (row, theirs) in theirs.to_strs().into_iter().enumerate() {
+                let value = integers.values().get(row).and_then(|v| v.to_i128()).unwrap_or(0);
+                let in_native = value <= native && value >= -native - 1;
+                if theirs.is_some() && truncated[row].is_some() && in_native {
+                    assert_eq!(theirs, truncated[row], "{} row {row} to {to}", input.data_type());
+                }
+            }
+        }
+    }
+}
+
+/// Integer to decimal against arrow-cast 59, which converts an integer to
+/// the decimal's native type with `as` (wrapping: `i64::MIN` is `0` in a
+/// `Decimal32`): the same rows but those beyond that native type, which
+/// are beyond the precision too, so null here.
+fn assert_as_arrow59_cast_but_where_it_wraps(
+    input: &dyn arrow_array::Array,
+    to: &arrow_schema::DataType,
+) {
+    let ours = decimal_kernels::arrow::cast(input, to, &arrow_options(true)).expect("safe");
+    let theirs = arrow_cast::cast_with_options(input, to, &arrow_options(true)).expect("safe");
+    let bound: i128 = match to {
+        arrow_schema::DataType::Decimal32(..) => i32::MAX.into(),
+        arrow_schema::DataType::Decimal64(..) => i64::MAX.into(),
+        _ => i128::MAX,
+    };
+    let integers = decimal_kernels::arrow::cast(
+        input,
+        &arrow_schema::DataType::Decimal128(38, 0),
+        &arrow_options(true),
+    )
+    .expect("every integer is a Decimal128(38, 0)");
+    let integers = DecimalArray::from_arrow(integers.as_ref()).expect("a decimal array");
+    for row in 0..ours.len() {
+        let value = integers.values().get(row).and_then(|v| v.to_i128()).unwrap_or(0);
+        if value > bound || value < -bound - 1 {
+            assert!(ours.is_null(row), "{} row {row} to {to}", input.data_type());
+        } else {
+            assert_eq!(
+                ours.slice(row, 1).as_ref(),
+                theirs.slice(row, 1).as_ref(),
+                "{} row {row} to {to}",
+                input.data_type()
+            );
         }
     }
 }

@@ -90,6 +90,10 @@ use crate::values::{DecimalArray, DecimalNative};
 /// - Decimal to float: arrow-cast 60 rounds once, as here; arrow-cast 59
 ///   divides `a as f64` by `10^s` (two roundings when `|a| >= 2^53` or
 ///   `s > 22`), and narrows an `f64` to `f32` (a second rounding).
+/// - arrow-cast 59 converts an integer beyond the target decimal's native
+///   integer with `as`, wrapping (`u32::MAX` is `-1` in a `Decimal32`), and
+///   a `Decimal256` beyond `i64` to an integer by its low 64 bits (`2^64` is
+///   `0` as `Int8`); here such rows overflow.
 /// - A target type its Arrow width cannot have (`Decimal32(10, 2)`) fails
 ///   with arrow-rs's type error before any row is read (arrow-cast may first
 ///   report a failing row); a decimal with a scale below -76, which arrow-rs
