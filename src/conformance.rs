@@ -24,18 +24,28 @@ use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 
+use crate::cast::integer::{decimal_rounding, integer_rounding};
+use crate::cast::{CastFloat, CastInteger};
 use crate::compute::operand::Operand;
+use crate::rules::numeric_cast::{
+    F32, F64, decimal_to_float, float_fraction, fraction_at_scale, shortest_text_fraction,
+};
+use crate::rules::reference::rescaled;
 use crate::rules::reference::{Exact, exact, exact_unary, round};
 use crate::rules::result_type::check_exact;
 use crate::rules::shape::row_count;
 use crate::rules::storage::{ResultStorage, refused_width, result_width};
 use crate::types::AggregateOp;
 use crate::types::DecimalError;
+use crate::types::Semantics;
 use crate::types::UnaryOp;
 use crate::types::{ArithmeticOptions, BinaryOp, OverflowPolicy};
 use crate::types::{DecimalType, StorageWidth};
+use crate::values::NullableBuffer;
 use crate::values::text;
 use crate::values::{DecimalArray, DecimalNative, with_native};
+use arrow_buffer::ArrowNativeType;
+use num_traits::ToPrimitive;
 
 /// Rows listed in a report at most (all are counted).
 const LISTED: usize = 20;
@@ -273,6 +283,164 @@ fn reference_rows(
         T::into_values(ScalarBuffer::from(typed))
     });
     Ok(DecimalArray::from_parts(result, values, Some(NullBuffer::from(valid))))
+}
+
+/// The result the [semantics](crate::semantics#numeric-casts) define for
+/// [`cast::to_integer`](crate::cast::to_integer): each valid row's exact
+/// value rounded once to an integer with the profile's mode, then checked
+/// against `T`'s range.
+///
+/// ```
+/// use decimal_kernels::{cast, conformance, ArithmeticOptions, DecimalArray, DecimalType};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(5, 1)?, &[Some("-2.5"), None])?;
+/// let opts = ArithmeticOptions::presto();
+/// assert_eq!(conformance::reference_to_integer::<i16>(&a, &opts)?, cast::to_integer::<i16>(&a, &opts)?);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// [`DecimalError::CastOverflow`] for the first valid row beyond `T`'s
+/// range under the `Error` overflow policy.
+pub fn reference_to_integer<'a, T: CastInteger>(
+    operand: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+) -> Result<NullableBuffer<ScalarBuffer<T>>, DecimalError> {
+    let operand = operand.into();
+    let mode = integer_rounding(options);
+    let outcome = |row| {
+        let a = text::i256_to_bigint(operand.value(row)?);
+        let integer = rescaled(&a, operand.dtype().scale(), 0, mode);
+        Some(integer.to_i128().and_then(T::from_i128))
+    };
+    let error =
+        |row| DecimalError::CastOverflow { row, value: operand.text(row), target: T::NAME.into() };
+    reference_values(operand.length().unwrap_or(1), options, outcome, error)
+}
+
+/// The result the [semantics](crate::semantics#numeric-casts) define for
+/// [`cast::from_integer`](crate::cast::from_integer): each valid integer at
+/// `to`'s scale (a negative scale rounded with the profile's mode), checked
+/// against `to`'s precision.
+///
+/// # Errors
+/// As [`cast::from_integer`](crate::cast::from_integer).
+pub fn reference_from_integer<T: CastInteger>(
+    values: &[T],
+    nulls: Option<&NullBuffer>,
+    to: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    check_nulls(values.len(), nulls)?;
+    profile_width(to, options)?;
+    let mode = decimal_rounding(options);
+    let limit = text::precision_limit(to.precision());
+    let outcome = |row: usize| {
+        nulls.is_none_or(|n| n.is_valid(row)).then(|| {
+            let stored = rescaled(&BigInt::from(values[row].to_i128()), 0, to.scale(), mode);
+            if stored.abs() > limit { Exact::Overflow } else { Exact::Value(stored) }
+        })
+    };
+    let error = |row: usize, _: &Exact| DecimalError::CastOverflow {
+        row,
+        value: values[row].to_i128().to_string(),
+        target: to.to_string(),
+    };
+    reference_rows(values.len(), to, options, outcome, error)
+}
+
+/// The result the [semantics](crate::semantics#numeric-casts) define for
+/// [`cast::to_float`](crate::cast::to_float): the float nearest each valid
+/// row's exact value, ties to even, found by big-integer division.
+///
+/// # Errors
+/// None today, as [`cast::to_float`](crate::cast::to_float).
+pub fn reference_to_float<'a, F: CastFloat>(
+    operand: impl Into<Operand<'a>>,
+    options: &ArithmeticOptions,
+) -> Result<NullableBuffer<ScalarBuffer<F>>, DecimalError> {
+    let operand = operand.into();
+    let format = if size_of::<F>() == 4 { F32 } else { F64 };
+    let outcome = |row| {
+        let a = text::i256_to_bigint(operand.value(row)?);
+        Some(Some(F::from_widened(decimal_to_float(&a, operand.dtype().scale(), format))))
+    };
+    let error =
+        |row| DecimalError::CastOverflow { row, value: operand.text(row), target: F::NAME.into() };
+    reference_values(operand.length().unwrap_or(1), options, outcome, error)
+}
+
+/// The result the [semantics](crate::semantics#numeric-casts) define for
+/// [`cast::from_float`](crate::cast::from_float): each valid float's exact
+/// binary value (Arrow, FixedPoint) or shortest round-trip text (Spark,
+/// Presto; an `f32` widened to `f64` first) at `to`'s scale, rounded once,
+/// checked against `to`'s precision; NaN and infinities fail.
+///
+/// # Errors
+/// As [`cast::from_float`](crate::cast::from_float).
+pub fn reference_from_float<F: CastFloat>(
+    values: &[F],
+    nulls: Option<&NullBuffer>,
+    to: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    check_nulls(values.len(), nulls)?;
+    profile_width(to, options)?;
+    let mode = decimal_rounding(options);
+    let limit = text::precision_limit(to.precision());
+    let shortest = matches!(options.semantics(), Semantics::Spark { .. } | Semantics::Presto);
+    let outcome = |row: usize| {
+        nulls.is_none_or(|n| n.is_valid(row)).then(|| {
+            let x = values[row].widened();
+            let fraction = if shortest { shortest_text_fraction(x) } else { float_fraction(x) };
+            match fraction {
+                Some((num, den)) => {
+                    let stored = fraction_at_scale(&num, &den, to.scale(), mode);
+                    if stored.abs() > limit { Exact::Overflow } else { Exact::Value(stored) }
+                }
+                None => Exact::Overflow,
+            }
+        })
+    };
+    let error = |row: usize, _: &Exact| DecimalError::CastOverflow {
+        row,
+        value: values[row].to_string(),
+        target: to.to_string(),
+    };
+    reference_rows(values.len(), to, options, outcome, error)
+}
+
+/// [`DecimalError::LengthMismatch`] unless `nulls` has `len` rows.
+fn check_nulls(len: usize, nulls: Option<&NullBuffer>) -> Result<(), DecimalError> {
+    match nulls {
+        Some(n) if n.len() != len => {
+            Err(DecimalError::LengthMismatch { expected: len, actual: n.len() })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A reference result of `len` rows that are not decimals: `outcome` is a
+/// row's value (`None`: a null row; `Some(None)`: it fails), `error` what a
+/// failing row reports under the `Error` overflow policy.
+fn reference_values<V: ArrowNativeType>(
+    len: usize,
+    options: &ArithmeticOptions,
+    outcome: impl Fn(usize) -> Option<Option<V>>,
+    error: impl Fn(usize) -> DecimalError,
+) -> Result<NullableBuffer<ScalarBuffer<V>>, DecimalError> {
+    let mut values = Vec::with_capacity(len);
+    let mut valid = Vec::with_capacity(len);
+    for row in 0..len {
+        let value = match outcome(row) {
+            None => None,
+            Some(None) if options.on_overflow() == OverflowPolicy::Error => return Err(error(row)),
+            Some(value) => value,
+        };
+        values.push(value.unwrap_or_default());
+        valid.push(value.is_some());
+    }
+    let nulls = Some(NullBuffer::from(valid)).filter(|n| n.null_count() > 0);
+    Ok(NullableBuffer::new(ScalarBuffer::from(values), nulls))
 }
 
 /// One row on which a result differs from the reference (see the example of

@@ -10,6 +10,7 @@ use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
 use crate::arrow::convert::{decimal_type, decimal_width};
+use crate::arrow::number_cast::number_cast;
 use crate::compute::funnel::{Operation, Request, run};
 use crate::compute::operand::Operand;
 use crate::rules::reference::rescaled;
@@ -40,8 +41,15 @@ use crate::values::{DecimalArray, DecimalNative};
 /// - the result's type is exactly `to_type`, its nulls those of `array`
 ///   (and of the rows that did not fit).
 ///
-/// Every other cast (a source or target that is not an Arrow decimal) is
-/// `arrow_cast::cast_with_options` itself.
+/// A cast between an Arrow decimal and `Int8`..`Int64`, `UInt8`..`UInt64`,
+/// `Float32` or `Float64` runs through [`crate::cast`] under the Arrow
+/// profile: decimal to integer truncates toward zero, integer to decimal is
+/// exact, decimal to float is the nearest float, float to decimal rounds the
+/// float's exact binary value once, half away from zero; a value that does
+/// not fit (NaN and infinities included) is a null row under `safe: true`
+/// and fails the call under `safe: false`, with arrow-cast's error for that
+/// row. Every other cast (`Float16`, strings, any pair without an Arrow
+/// decimal) is `arrow_cast::cast_with_options` itself.
 ///
 /// Deliberate differences from arrow-cast (`cast/decimal.rs` of arrow-cast
 /// 59.3 and 60.1), all where arrow-cast is not exact:
@@ -62,6 +70,30 @@ use crate::values::{DecimalArray, DecimalNative};
 ///   `i8`: past 127 (a `Decimal256(76, 0)` raised to scale 60, scales far
 ///   below zero) that panics where overflow checks are on and wraps, skipping
 ///   the precision check, where they are off. Here the cast is exact.
+/// - Float to decimal: arrow-cast rounds `x * 10^s` computed in `f64`, two
+///   roundings; here the float's exact value is rounded once. The product
+///   can land on a tie the float is not on (`0.045`, which is
+///   `0.04499999999999999833`, is `0.05` at scale 2 in arrow-cast and
+///   `0.04` here), and at large scales its binary digits show
+///   (`1/3.0` at `Decimal256(76, 30)`: arrow-cast gives
+///   `0.333333333333333316505293553664`, the double is
+///   `0.333333333333333314829616256247…`); a negative scale multiplies by
+///   an inexact `10^s` there.
+/// - Integer to decimal at a negative scale: arrow-cast truncates the
+///   dropped digits (`1250` at scale -2 is `1200`); here they round half
+///   away from zero as every Arrow-profile cast into decimals does (`1300`).
+/// - Decimal of negative scale to integer: arrow-cast first multiplies by
+///   `10^-s` in the decimal's own integer, and a row whose product leaves
+///   it is null (or fails) even where the integer fits the target
+///   (`Decimal64(18, -3)` holding `9999999999999999` thousands to
+///   `UInt64`); here each row is exact.
+/// - Decimal to float: arrow-cast 60 rounds once, as here; arrow-cast 59
+///   divides `a as f64` by `10^s` (two roundings when `|a| >= 2^53` or
+///   `s > 22`), and narrows an `f64` to `f32` (a second rounding).
+/// - arrow-cast 59 converts an integer beyond the target decimal's native
+///   integer with `as`, wrapping (`u32::MAX` is `-1` in a `Decimal32`), and
+///   a `Decimal256` beyond `i64` to an integer by its low 64 bits (`2^64` is
+///   `0` as `Int8`); here such rows overflow.
 /// - A target type its Arrow width cannot have (`Decimal32(10, 2)`) fails
 ///   with arrow-rs's type error before any row is read (arrow-cast may first
 ///   report a failing row); a decimal with a scale below -76, which arrow-rs
@@ -106,6 +138,9 @@ pub fn cast(
     to_type: &DataType,
     options: &CastOptions<'_>,
 ) -> Result<ArrayRef, ArrowError> {
+    if let Some(cast) = number_cast(array, to_type, options) {
+        return cast;
+    }
     if decimal_width(array.data_type()).is_none() || decimal_width(to_type).is_none() {
         return arrow_cast::cast_with_options(array, to_type, options);
     }
@@ -129,7 +164,7 @@ pub fn cast(
 
 /// arrow-rs's own check of a decimal type against its width (the check and
 /// the error arrow-cast's result goes through).
-fn validate_arrow_decimal(data_type: &DataType) -> Result<(), ArrowError> {
+pub(super) fn validate_arrow_decimal(data_type: &DataType) -> Result<(), ArrowError> {
     match *data_type {
         DataType::Decimal32(p, s) => validate_decimal_precision_and_scale::<Decimal32Type>(p, s),
         DataType::Decimal64(p, s) => validate_decimal_precision_and_scale::<Decimal64Type>(p, s),
@@ -148,10 +183,10 @@ fn cast_error(from: &DecimalArray, row: usize, to: DecimalType, to_type: &DataTy
         rescaled(&i256_to_bigint(value), from.dtype().scale(), to.scale(), RoundingMode::HalfUp);
     let exact = bigint_to_i256(&exact);
     match *to_type {
-        DataType::Decimal32(p, s) => precision_error::<Decimal32Type>(exact, value, p, s),
-        DataType::Decimal64(p, s) => precision_error::<Decimal64Type>(exact, value, p, s),
-        DataType::Decimal128(p, s) => precision_error::<Decimal128Type>(exact, value, p, s),
-        DataType::Decimal256(p, s) => precision_error::<Decimal256Type>(exact, value, p, s),
+        DataType::Decimal32(p, s) => precision_error::<Decimal32Type>(exact, &value, p, s),
+        DataType::Decimal64(p, s) => precision_error::<Decimal64Type>(exact, &value, p, s),
+        DataType::Decimal128(p, s) => precision_error::<Decimal128Type>(exact, &value, p, s),
+        DataType::Decimal256(p, s) => precision_error::<Decimal256Type>(exact, &value, p, s),
         _ => ArrowError::CastError(format!("Cannot cast to {to_type}. Overflowing on {value}")),
     }
 }
@@ -159,9 +194,9 @@ fn cast_error(from: &DecimalArray, row: usize, to: DecimalType, to_type: &DataTy
 /// arrow-rs's precision error for the cast value `exact` when it fits the
 /// native integer of `T`, arrow-cast's overflow error naming the source
 /// `value` when it does not.
-fn precision_error<T: ArrowDecimalType>(
+pub(super) fn precision_error<T: ArrowDecimalType>(
     exact: Option<i256>,
-    value: i256,
+    value: &dyn core::fmt::Display,
     p: u8,
     s: i8,
 ) -> ArrowError

@@ -82,6 +82,7 @@ mod aggregate;
 mod arithmetic;
 mod cast;
 mod convert;
+mod number_cast;
 mod scalar;
 mod unary;
 

@@ -1,3 +1,9 @@
 //! Casts between decimals and other types: integers, floats and strings,
 //! each under the options' profile, exact (rounded once, from the exact
 //! value, and checked against the target).
+
+mod float;
+pub(crate) mod integer;
+
+pub use float::{CastFloat, from_float, to_float};
+pub use integer::{CastInteger, from_integer, to_integer};

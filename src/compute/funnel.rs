@@ -192,3 +192,32 @@ fn all_null(plan: Plan, mut recycled: RecycledArray) -> DecimalArray {
     });
     DecimalArray::from_parts(plan.result, values, Some(NullBuffer::new_null(plan.rows)))
 }
+
+/// The rows of a cast out of decimals (to integers, to floats): how many,
+/// and which are valid (a null scalar: none). The decimals' values are read
+/// by the cast itself; this is the validity and row count every other call
+/// gets from [`run`].
+pub(crate) fn cast_rows(operand: Operand<'_>) -> (usize, Option<NullBuffer>) {
+    let rows = operand.length().unwrap_or(1);
+    match validity::combined(&[operand], &mut RecycledArray::default()) {
+        Validity::NoRow => (rows, Some(NullBuffer::new_null(rows))),
+        Validity::Rows(nulls) => (rows, nulls),
+    }
+}
+
+/// The width a cast into decimals of type `to` stores its results at, as
+/// the profile stores a rescale's: the same refusal as [`plan`]'s for one
+/// operand.
+///
+/// # Errors
+/// [`DecimalError::StorageTooNarrow`] when the profile's width cannot hold `to`.
+pub(crate) fn cast_width(
+    to: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<StorageWidth, DecimalError> {
+    let storage = ResultStorage::Profile;
+    result_width(to, storage, options).ok_or_else(|| DecimalError::StorageTooNarrow {
+        dtype: to,
+        width: refused_width(to, storage, options),
+    })
+}

@@ -330,6 +330,29 @@ pub enum DecimalError {
         /// The array's data type, as text.
         data_type: String,
     },
+    /// A cast between decimals and integers or floats whose value does not
+    /// fit its target (an integer type's range, a decimal type's precision,
+    /// or a NaN or infinity cast to a decimal) under the `Error` overflow
+    /// policy; it names the first failing valid row and carries its value.
+    ///
+    /// ```
+    /// use decimal_kernels::{cast, ArithmeticOptions, DecimalArray, DecimalError, DecimalType};
+    /// let a = DecimalArray::from_strs(DecimalType::try_new(5, 1)?, &[Some("12.5"), Some("300.0")])?;
+    /// let err = cast::to_integer::<i8>(&a, &ArithmeticOptions::default()).unwrap_err();
+    /// let want = DecimalError::CastOverflow { row: 1, value: "300.0".into(), target: "i8".into() };
+    /// assert_eq!(err, want);
+    /// assert_eq!(err.to_string(), "cast overflow at row 1: 300.0 does not fit i8");
+    /// # Ok::<(), DecimalError>(())
+    /// ```
+    CastOverflow {
+        /// The first failing row (0 for a scalar).
+        row: usize,
+        /// Its value as text (a decimal's canonical text, an integer's or a
+        /// float's own).
+        value: String,
+        /// The target type (`i8`, `u64`, `decimal(5,2)`).
+        target: String,
+    },
     /// An Arrow datum that is not a scalar of one row (from
     /// `DecimalScalar::from_arrow`).
     ///
@@ -406,6 +429,9 @@ impl fmt::Display for DecimalError {
                 write!(f, "expected values of {expected}, found {actual}")
             }
             Self::InvalidState { reason } => write!(f, "invalid aggregate state: {reason}"),
+            Self::CastOverflow { row, value, target } => {
+                write!(f, "cast overflow at row {row}: {value} does not fit {target}")
+            }
             Self::NotDecimal { data_type } => {
                 write!(f, "expected a decimal array, found {data_type}")
             }
