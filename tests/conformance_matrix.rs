@@ -21,7 +21,7 @@
 //! rows, which rows the `Null` policies null, rounding of ties, and results
 //! whose intermediates do not fit the storage.
 //!
-//! The aggregates (`sum`, `avg`; module `aggregates` below) run through the
+//! The aggregates (`sum`, `avg`, `min`, `max`; module `aggregates` below) run through the
 //! same profiles, rounding modes and overflow policies, for types of 1 to 76
 //! digits (the 18/19 and 38/39 boundaries, negative scales), checked and
 //! unchecked columns at every storage width that holds the type (the
@@ -1216,7 +1216,9 @@ fn failing_row_across_chunks_and_blocks(
 
 mod aggregates {
     use super::*;
-    use decimal_kernels::aggregate::{AggregateOp, avg, avg_groups, sum, sum_groups};
+    use decimal_kernels::aggregate::{
+        AggregateOp, avg, avg_groups, max, max_groups, min, min_groups, sum, sum_groups,
+    };
 
     /// Every profile.
     const PROFILES: [ArithmeticOptions; 8] = [
@@ -1243,6 +1245,8 @@ mod aggregates {
     ) -> Result<DecimalArray, DecimalError> {
         match op {
             AggregateOp::Sum => sum_groups(values, groups, total, options),
+            AggregateOp::Min => min_groups(values, groups, total, options),
+            AggregateOp::Max => max_groups(values, groups, total, options),
             _ => avg_groups(values, groups, total, options),
         }
     }
@@ -1302,6 +1306,8 @@ mod aggregates {
             .map(|a| a.scalar(0).expect("one group"));
         let got = match op {
             AggregateOp::Sum => sum(values, options),
+            AggregateOp::Min => min(values, options),
+            AggregateOp::Max => max(values, options),
             _ => avg(values, options),
         };
         assert_eq!(
@@ -1391,14 +1397,16 @@ mod aggregates {
         (column, groups)
     }
 
-    /// The options of the matrix on top of `profile`: `sum` in one rounding
-    /// mode (it never rounds), `avg` in all five, each under both overflow
-    /// policies.
+    /// The options of the matrix on top of `profile`: `sum`, `min` and `max`
+    /// in one rounding mode (they never round), `avg` in all five, each under
+    /// both overflow policies.
     fn combinations(profile: ArithmeticOptions) -> Vec<(AggregateOp, ArithmeticOptions)> {
         let mut all = Vec::new();
         for on_overflow in POLICIES {
             let base = profile.with_on_overflow(on_overflow);
             all.push((AggregateOp::Sum, base));
+            all.push((AggregateOp::Min, base));
+            all.push((AggregateOp::Max, base));
             for mode in RoundingMode::ALL {
                 all.push((AggregateOp::Avg, base.with_rounding(mode)));
             }
