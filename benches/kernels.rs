@@ -73,6 +73,10 @@
 //!   `Decimal64(15,2)` to `Decimal128(38,10)` (`×10^8`, results 67 bits):
 //!   beyond `i64`.
 //!
+//! `round(x, 2)` of money at scale 4 (`kernels/round.rs`): Arrow's at
+//! DataFusion's type against `arrow_cast::cast`, and Trino's, which keeps
+//! the scale, against two casts.
+//!
 //! Spark profile (`arrow::binary` with `ArithmeticOptions::spark()`),
 //! `Decimal128(38,18)` mul and div to Spark's `Decimal128(38,6)`, against
 //! arrow-rs as engines reach that type today: both sides widened to
@@ -111,6 +115,8 @@ mod minmax;
 mod paired;
 #[path = "kernels/reuse.rs"]
 mod reuse;
+#[path = "kernels/round.rs"]
+mod round;
 
 use std::sync::Arc;
 
@@ -919,6 +925,7 @@ fn main() {
     wrapping_add_limit();
     wrapping_neg_limit();
     rescale_casts();
+    round::round_to_two_digits();
     spark_profile();
     aggregates::whole_column();
     aggregates::grouped_sums();
