@@ -93,6 +93,9 @@
 //! `sum_checked`, and sums by group against plain scatter loops (one with
 //! `checked_add`, one wrapping); sums stay within 64 bits.
 //!
+//! Numeric casts (`kernels/numeric_casts.rs`): `arrow::cast` between
+//! decimals and `Float64`/`Int64` against arrow-cast, on money.
+//!
 //! Sizes 16, 8,192 and 1,048,576 rows; no nulls and every tenth row null
 //! (groups ending in `_nulls`; not for the limits). `DK_BENCH_QUICK=1` keeps
 //! only the 8,192-row, no-null cases, in either mode.
@@ -103,6 +106,8 @@ include!("../tests/support/arrow_crates.rs");
 mod aggregates;
 #[path = "kernels/harness.rs"]
 mod harness;
+#[path = "kernels/numeric_casts.rs"]
+mod numeric_casts;
 #[path = "kernels/paired.rs"]
 mod paired;
 #[path = "kernels/reuse.rs"]
@@ -918,6 +923,7 @@ fn main() {
     spark_profile();
     aggregates::whole_column();
     aggregates::grouped_sums();
+    numeric_casts::numeric_casts();
     reuse::recycled_arrow_profile();
     reuse::recycled_fixed_point_multiply();
     harness::finish();
