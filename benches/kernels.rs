@@ -99,6 +99,9 @@
 //! (`kernels/minmax.rs`): whole columns against arrow's `min` and `max`, and
 //! grouped `min` against a plain scatter loop.
 //!
+//! Numeric casts (`kernels/numeric_casts.rs`): `arrow::cast` between
+//! decimals and `Float64`/`Int64` against arrow-cast, on money.
+//!
 //! Sizes 16, 8,192 and 1,048,576 rows; no nulls and every tenth row null
 //! (groups ending in `_nulls`; not for the limits). `DK_BENCH_QUICK=1` keeps
 //! only the 8,192-row, no-null cases, in either mode.
@@ -111,6 +114,8 @@ mod aggregates;
 mod harness;
 #[path = "kernels/minmax.rs"]
 mod minmax;
+#[path = "kernels/numeric_casts.rs"]
+mod numeric_casts;
 #[path = "kernels/paired.rs"]
 mod paired;
 #[path = "kernels/reuse.rs"]
@@ -931,6 +936,7 @@ fn main() {
     aggregates::grouped_sums();
     minmax::whole_column();
     minmax::grouped_min();
+    numeric_casts::numeric_casts();
     reuse::recycled_arrow_profile();
     reuse::recycled_fixed_point_multiply();
     harness::finish();
