@@ -19,13 +19,6 @@ pub struct NullableBuffer<B> {
 impl<B> NullableBuffer<B> {
     /// The rows `values` with validity `nulls` (`None`: every row valid).
     /// The caller guarantees equal lengths.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "the comparison and cast kernels, next, build their results here"
-        )
-    )]
     pub(crate) fn new(values: B, nulls: Option<NullBuffer>) -> Self {
         Self { values, nulls }
     }
