@@ -71,12 +71,14 @@
 
 mod arithmetic;
 mod cast;
+mod compare;
 mod convert;
 
 pub use arithmetic::{
     add, binary, binary_recycling, binary_to, div, mul, rem, result_data_type, sub,
 };
 pub use cast::cast;
+pub use compare::{eq, gt, gt_eq, lt, lt_eq, neq};
 pub use convert::{data_type, decimal_type};
 
 #[cfg(test)]
