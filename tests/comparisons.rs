@@ -4,7 +4,9 @@
 //! pair of storage widths, checked and unchecked columns (native extremes
 //! beyond the precision), nulls, null scalars, array and scalar on either
 //! side, and column lengths around the kernels' 64-row words and 512-row
-//! blocks; then named edge cases and the errors.
+//! blocks; then named edge cases, the errors, and the 223 comparisons
+//! Trino publishes (`tests/data/compare_published.txt`, each with its source
+//! line).
 
 include!("support/arrow_crates.rs");
 
@@ -333,4 +335,63 @@ fn empty_columns_give_empty_results() {
         assert!(compare(op, &a, &a).expect("a comparison").is_empty());
         assert!(compare(op, &a, &scalar(dec(2, 0), "7")).expect("a comparison").is_empty());
     }
+}
+
+/// A Trino literal `DECIMAL 'text'` as Trino types it: `decimal(p, s)` with
+/// `s` fraction digits and `p` digits without leading zeros (at least 1 and
+/// at least `s`); its value in canonical text.
+fn trino_literal(text: &str) -> DecimalScalar {
+    let (sign, digits) = text.strip_prefix('-').map_or(("", text), |rest| ("-", rest));
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let whole = whole.trim_start_matches('0');
+    let precision = (whole.len() + fraction.len()).max(1);
+    let dtype = dec(
+        u8::try_from(precision).expect("a literal's precision"),
+        i8::try_from(fraction.len()).expect("a literal's scale"),
+    );
+    let whole = if whole.is_empty() { "0" } else { whole };
+    let point = if fraction.is_empty() { "" } else { "." };
+    scalar(dtype, &format!("{sign}{whole}{point}{fraction}"))
+}
+
+/// Every case of `tests/data/compare_published.txt` (comparisons published
+/// by Trino, each with its source line), as scalars through the reference
+/// and as columns (narrowest storage and `i256`, and against a scalar)
+/// through the kernels.
+#[test]
+fn published_cases_hold() {
+    let file = include_str!("data/compare_published.txt");
+    let mut cases = 0;
+    for line in file.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [source_line, lhs, op, rhs, answer] = fields[..] else {
+            panic!("a case has five fields: {line}");
+        };
+        let op = CompareOp::ALL
+            .into_iter()
+            .find(|o| o.to_string() == op)
+            .unwrap_or_else(|| panic!("an operator: {line}"));
+        let want = match answer {
+            "true" => true,
+            "false" => false,
+            _ => panic!("an answer: {line}"),
+        };
+        let (lhs, rhs) = (trino_literal(lhs), trino_literal(rhs));
+        let context =
+            format!("line {source_line}: {lhs} ({}) {op} {rhs} ({})", lhs.dtype(), rhs.dtype());
+        assert_eq!(lhs.reference_compare(op, &rhs), Some(want), "{context}");
+        let column = |s: &DecimalScalar| {
+            let text = s.to_string();
+            column_from_strs(s.dtype(), &[Some(text.as_str())])
+        };
+        let (left, right) = (column(&lhs), column(&rhs));
+        let wide = left.with_width(StorageWidth::I256).expect("i256 holds any value");
+        for got in
+            [compare(op, &left, &right), compare(op, &wide, &right), compare(op, &left, &rhs)]
+        {
+            assert_eq!(answers(&got.expect("a comparison")), [Some(want)], "{context}");
+        }
+        cases += 1;
+    }
+    assert_eq!(cases, 223, "every case of the file ran");
 }
