@@ -93,6 +93,11 @@
 //! `sum_checked`, and sums by group against plain scatter loops (one with
 //! `checked_add`, one wrapping); sums stay within 64 bits.
 //!
+//! Comparisons (`kernels/compare.rs`): `arrow::lt` against
+//! `arrow_ord::cmp::lt` on one type, and on two (`Decimal128(15,2)` against
+//! `(12,4)`, and against a `decimal(3,2)` literal) against DataFusion's
+//! arrow-cast of both sides to the common type, then arrow-ord.
+//!
 //! Sizes 16, 8,192 and 1,048,576 rows; no nulls and every tenth row null
 //! (groups ending in `_nulls`; not for the limits). `DK_BENCH_QUICK=1` keeps
 //! only the 8,192-row, no-null cases, in either mode.
@@ -101,6 +106,8 @@ include!("../tests/support/arrow_crates.rs");
 
 #[path = "kernels/aggregates.rs"]
 mod aggregates;
+#[path = "kernels/compare.rs"]
+mod compare;
 #[path = "kernels/harness.rs"]
 mod harness;
 #[path = "kernels/paired.rs"]
@@ -918,6 +925,8 @@ fn main() {
     spark_profile();
     aggregates::whole_column();
     aggregates::grouped_sums();
+    compare::same_type();
+    compare::mixed_types();
     reuse::recycled_arrow_profile();
     reuse::recycled_fixed_point_multiply();
     harness::finish();
