@@ -8,7 +8,7 @@
 //!
 //! Exact without a wider type: the call computes in one work type `W`
 //! holding both operands as they are stored (or as their declared precision
-//! bounds them), never wider. A shifted value `x` with
+//! or a measuring pass over a wide column bounds them), never wider. A shifted value `x` with
 //! `|x| > L = floor(W::MAX / 10^k)` has `|x * 10^k| > W::MAX`, and even
 //! `> |W::MIN|` (that would take `10^k` dividing a power of two), so beyond
 //! every value of the other side: its sign alone decides the order and the
@@ -26,7 +26,7 @@ use core::cmp::Ordering;
 use arrow_buffer::BooleanBuffer;
 
 use crate::columns::in_place::InPlace;
-use crate::columns::operand::Operand;
+use crate::columns::operand::{Operand, Values};
 use crate::driver::compare::run_compare;
 use crate::driver::error::KernelError;
 use crate::driver::isa::Runnable;
@@ -174,12 +174,21 @@ pub(crate) fn compare_in(
 }
 
 /// The narrowest work type holding every value of an operand: its storage
-/// type's, or its declared precision's when narrower.
+/// type's, or its declared precision's when narrower; a column that would
+/// still need more than `i64` is measured (one vectorized pass), so that
+/// money in `i128` or `i256` storage (Arrow arrays, whose precision is not
+/// vouched for) compares in 64-bit lanes.
 fn work_width(operand: &Operand<'_>) -> WorkWidth {
     let stored = operand.holding_work();
-    match operand.precision {
+    let declared = match operand.precision {
         Some(p) => stored.min(WorkWidth::for_bits(precision_bits(p.into()))),
         None => stored,
+    };
+    match operand.values {
+        Values::Array(_) if declared > WorkWidth::I64 => {
+            declared.min(WorkWidth::for_bits(operand.measured_bits()))
+        }
+        _ => declared,
     }
 }
 
@@ -437,13 +446,18 @@ mod tests {
     }
 
     /// i128 columns declared at 15 and 12 digits compute in `i64` over the
-    /// columns' words; the answers are the same as undeclared (in `i128`).
+    /// columns' words, and so do undeclared ones of small values (measured);
+    /// the answers are the exact ones.
     #[test]
     fn declared_precisions_compute_narrower_with_the_same_answers() {
         let a: Vec<i128> = values(1500, 49, 3).into_iter().map(i128::from).collect();
         let b: Vec<i128> = values(1500, 39, 5).into_iter().map(i128::from).collect();
         let (lhs, rhs) = (Operand::array(&a[..]), Operand::array(&b[..]));
         assert_eq!(work_width(&lhs.assume_precision(15)), WorkWidth::I64);
+        assert_eq!(work_width(&lhs), WorkWidth::I64);
+        let wide = [i128::MAX];
+        assert_eq!(work_width(&Operand::array(&wide[..])), WorkWidth::I128);
+        assert_eq!(work_width(&Operand::array(&wide[..]).assume_precision(38)), WorkWidth::I128);
         let rows = Rows::new(a.len());
         for answers in every_relation() {
             let spec = spec(2, 4, answers);
