@@ -102,6 +102,11 @@
 //! Numeric casts (`kernels/numeric_casts.rs`): `arrow::cast` between
 //! decimals and `Float64`/`Int64` against arrow-cast, on money.
 //!
+//! Comparisons (`kernels/compare.rs`): `arrow::lt` against
+//! `arrow_ord::cmp::lt` on one type, and on two (`Decimal128(15,2)` against
+//! `(12,4)`, and against a `decimal(3,2)` literal) against DataFusion's
+//! arrow-cast of both sides to the common type, then arrow-ord.
+//!
 //! Sizes 16, 8,192 and 1,048,576 rows; no nulls and every tenth row null
 //! (groups ending in `_nulls`; not for the limits). `DK_BENCH_QUICK=1` keeps
 //! only the 8,192-row, no-null cases, in either mode.
@@ -110,6 +115,8 @@ include!("../tests/support/arrow_crates.rs");
 
 #[path = "kernels/aggregates.rs"]
 mod aggregates;
+#[path = "kernels/compare.rs"]
+mod compare;
 #[path = "kernels/harness.rs"]
 mod harness;
 #[path = "kernels/minmax.rs"]
@@ -937,6 +944,8 @@ fn main() {
     minmax::whole_column();
     minmax::grouped_min();
     numeric_casts::numeric_casts();
+    compare::same_type();
+    compare::mixed_types();
     reuse::recycled_arrow_profile();
     reuse::recycled_fixed_point_multiply();
     harness::finish();

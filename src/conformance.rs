@@ -19,7 +19,7 @@
 
 use core::fmt;
 
-use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer, i256};
 
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
@@ -31,7 +31,7 @@ use crate::rules::numeric_cast::{
     F32, F64, decimal_to_float, float_fraction, fraction_at_scale, shortest_text_fraction,
 };
 use crate::rules::reference::rescaled;
-use crate::rules::reference::{Exact, exact, exact_unary, round};
+use crate::rules::reference::{Exact, exact, exact_order, exact_unary, round};
 use crate::rules::result_type::check_exact;
 use crate::rules::shape::row_count;
 use crate::rules::storage::{ResultStorage, refused_width, result_width};
@@ -39,11 +39,10 @@ use crate::types::AggregateOp;
 use crate::types::DecimalError;
 use crate::types::Semantics;
 use crate::types::UnaryOp;
-use crate::types::{ArithmeticOptions, BinaryOp, OverflowPolicy};
+use crate::types::{ArithmeticOptions, BinaryOp, CompareOp, OverflowPolicy};
 use crate::types::{DecimalType, StorageWidth};
-use crate::values::NullableBuffer;
 use crate::values::text;
-use crate::values::{DecimalArray, DecimalNative, with_native};
+use crate::values::{DecimalArray, DecimalNative, NullableBuffer, with_native};
 use arrow_buffer::ArrowNativeType;
 use num_traits::ToPrimitive;
 
@@ -141,6 +140,46 @@ pub fn reference_unary<'a>(
         value: operand.text(row),
     };
     reference_rows(len, result, options, outcome, error)
+}
+
+/// The result the [semantics](crate::semantics) define for `lhs op rhs`, a
+/// comparison (what [`compare`](crate::compare()) must return), row by row
+/// with exact big integers: a null row where either side is null, and a
+/// `false` value there.
+///
+/// ```
+/// use decimal_kernels::{conformance, lt, CompareOp, DecimalArray, DecimalType};
+/// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("1.00"), None])?;
+/// let b = DecimalArray::from_strs(DecimalType::try_new(9, -2)?, &[Some("100"), Some("0")])?;
+/// let expected = conformance::reference_compare(CompareOp::Lt, &a, &b)?;
+/// assert_eq!((expected.get(0), expected.get(1)), (Some(true), None));
+/// assert_eq!(expected.get(0), lt(&a, &b)?.get(0));
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// [`DecimalError::LengthMismatch`] for arrays of different lengths.
+pub fn reference_compare<'a>(
+    op: CompareOp,
+    lhs: impl Into<Operand<'a>>,
+    rhs: impl Into<Operand<'a>>,
+) -> Result<NullableBuffer<BooleanBuffer>, DecimalError> {
+    let (lhs, rhs) = (lhs.into(), rhs.into());
+    let len = row_count(&[lhs.length(), rhs.length()])?;
+    let (s1, s2) = (lhs.dtype().scale(), rhs.dtype().scale());
+    let answers: Vec<Option<bool>> = (0..len)
+        .map(|row| {
+            let (a, b) = (lhs.value(row)?, rhs.value(row)?);
+            let (a, b) = (text::i256_to_bigint(a), text::i256_to_bigint(b));
+            Some(op.holds(exact_order(&a, s1, &b, s2)))
+        })
+        .collect();
+    let values = answers.iter().map(|answer| answer.unwrap_or(false)).collect();
+    let nulls = answers
+        .iter()
+        .any(Option::is_none)
+        .then(|| NullBuffer::from(answers.iter().map(Option::is_some).collect::<Vec<_>>()));
+    Ok(NullableBuffer::new(values, nulls))
 }
 
 /// The result the [semantics](crate::semantics) define for the aggregate `op` of

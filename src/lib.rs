@@ -14,6 +14,9 @@
 //!   Trino), one of five [`RoundingMode`]s, and an [`OverflowPolicy`] for
 //!   overflow and for division by zero. [`binary_to`] computes at a result
 //!   type the caller planned.
+//! - Comparisons: [`eq`], [`neq`], [`lt`], [`lt_eq`], [`gt`], [`gt_eq`] (or
+//!   [`compare`] with a [`CompareOp`]) between decimals of any two types,
+//!   exact, as a [`NullableBuffer`] of booleans.
 //! - Aggregates ([`aggregate`]): `sum` and `avg`, whole and by group, exact
 //!   at each profile's types, with partial states for distributed engines.
 //! - [`DecimalScalar::reference_binary`] is the exact reference every kernel is checked
@@ -52,6 +55,8 @@ extern crate arrow_array_59 as arrow_array;
 extern crate arrow_buffer_59 as arrow_buffer;
 #[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
 extern crate arrow_cast_59 as arrow_cast;
+#[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
+extern crate arrow_ord_59 as arrow_ord;
 #[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
 extern crate arrow_schema_59 as arrow_schema;
 
@@ -92,13 +97,14 @@ pub mod semantics {
 }
 
 pub use compute::binary::{binary, binary_recycling, binary_to};
+pub use compute::compare::{compare, eq, gt, gt_eq, lt, lt_eq, neq};
 pub use compute::operand::Operand;
 pub use compute::round::{ceil, floor, round, trunc};
 pub use compute::unary::{unary, unary_recycling};
 pub use types::RoundFunction;
 pub use types::{
-    ArithmeticOptions, BinaryOp, DecimalError, DecimalType, MAX_PRECISION, OverflowPolicy,
-    RoundingMode, Semantics, StorageWidth, UnaryOp,
+    ArithmeticOptions, BinaryOp, CompareOp, DecimalError, DecimalType, MAX_PRECISION,
+    OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp,
 };
 pub use values::{
     DecimalArray, DecimalNative, DecimalScalar, DecimalValues, NullableBuffer, RowCount,

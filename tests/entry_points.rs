@@ -18,7 +18,10 @@
 //! `unary`, `unary_recycling`, `rescale`, `neg`, `abs`, their Arrow faces
 //! (`arrow::binary`, `binary_to`, `binary_recycling`, the arrow-arith
 //! drop-ins `add` .. `rem`, `arrow::cast`), and the aggregates (`sum`, `avg`,
-//! by group, and an `Accumulator` updated in two batches, or two merged).
+//! by group, and an `Accumulator` updated in two batches, or two merged),
+//! and the comparisons (`compare`, `eq` .. `gt_eq`, and their Arrow
+//! drop-ins `arrow::eq` .. `arrow::gt_eq`, against
+//! `conformance::reference_compare`).
 //! Each must give the reference's values, validity and type (an Arrow result
 //! read back with `DecimalArray::from_arrow`, its `DataType` the planned or
 //! requested one), or an error of the reference's variant (for Arrow, the
@@ -42,16 +45,16 @@ use std::fmt::Write as _;
 use std::mem::{Discriminant, discriminant};
 use std::panic::{AssertUnwindSafe, Location, catch_unwind};
 
-use arrow_array::{Array, ArrayRef, Datum, Scalar};
-use arrow_buffer::i256;
+use arrow_array::{Array, ArrayRef, BooleanArray, Datum, Scalar};
+use arrow_buffer::{BooleanBuffer, i256};
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
 use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
-    OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, abs, add, arrow, binary,
-    binary_recycling, binary_to, conformance, div, mul, neg, rem, rescale, sub, unary,
-    unary_recycling,
+    ArithmeticOptions, BinaryOp, CompareOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
+    NullableBuffer, Operand, OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, abs,
+    add, arrow, binary, binary_recycling, binary_to, conformance, div, mul, neg, rem, rescale, sub,
+    unary, unary_recycling,
 };
 use rstest::rstest;
 use support::types::{ARROW_WIDTHS, column_from_strs, dec, pow10};
@@ -62,9 +65,13 @@ use support::values::{Kind, Mix, Rng, native_range};
 const BINARY_CASES: usize = 3000;
 const UNARY_CASES: usize = 1500;
 const AGGREGATE_CASES: usize = 1000;
+/// Comparisons: enough that each of the six operators' functions gets its
+/// least number of calls.
+const COMPARE_CASES: usize = 1200;
 
-/// Every public entry point, in the order of the printed table.
-const ENTRY_POINTS: [&str; 28] = [
+/// Every public entry point, in the order of the printed table (the table
+/// also counts the comparisons' reference against the scalar one).
+const ENTRY_POINTS: [&str; 41] = [
     "binary",
     "binary_to",
     "binary_recycling",
@@ -93,6 +100,19 @@ const ENTRY_POINTS: [&str; 28] = [
     "aggregate::avg_groups",
     "Accumulator::update+finish",
     "Accumulator::merge",
+    "compare",
+    "eq",
+    "neq",
+    "lt",
+    "lt_eq",
+    "gt",
+    "gt_eq",
+    "arrow::eq",
+    "arrow::neq",
+    "arrow::lt",
+    "arrow::lt_eq",
+    "arrow::gt",
+    "arrow::gt_eq",
 ];
 
 /// The least number of calls each entry point must get.
@@ -1082,6 +1102,93 @@ fn aggregate_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
     tally.check("Accumulator::merge", &case, &flatten(&got, observe), &want);
 }
 
+/// A comparison's answers as observed: each row as a one-digit value (`1`
+/// true, `0` false, `None` null).
+fn observe_answers(outcome: &Result<NullableBuffer<BooleanBuffer>, DecimalError>) -> Seen {
+    let result = outcome.as_ref().map_err(Refusal::native)?;
+    let rows = (0..result.values().len())
+        .map(|row| result.get(row).map(|answer| i256::from_i128(answer.into())))
+        .collect();
+    Ok(Observed { dtype: dec(1, 0), width: None, data_type: None, rows })
+}
+
+/// An Arrow comparison's answers, as [`observe_answers`].
+fn observe_arrow_answers(outcome: &Result<BooleanArray, ArrowError>) -> Seen {
+    let result = outcome.as_ref().map_err(Refusal::arrow)?;
+    let rows = result.iter().map(|answer| answer.map(|a| i256::from_i128(a.into()))).collect();
+    Ok(Observed { dtype: dec(1, 0), width: None, data_type: None, rows })
+}
+
+/// A native comparison function.
+type NativeCompare =
+    fn(Operand<'_>, Operand<'_>) -> Result<NullableBuffer<BooleanBuffer>, DecimalError>;
+/// An Arrow comparison function.
+type ArrowCompare = fn(&dyn Datum, &dyn Datum) -> Result<BooleanArray, ArrowError>;
+
+/// The named functions of `op`, native and Arrow.
+fn named_compare(op: CompareOp) -> (&'static str, NativeCompare, &'static str, ArrowCompare) {
+    match op {
+        CompareOp::Eq => ("eq", |l, r| decimal_kernels::eq(l, r), "arrow::eq", arrow::eq),
+        CompareOp::NotEq => ("neq", |l, r| decimal_kernels::neq(l, r), "arrow::neq", arrow::neq),
+        CompareOp::Lt => ("lt", |l, r| decimal_kernels::lt(l, r), "arrow::lt", arrow::lt),
+        CompareOp::LtEq => {
+            ("lt_eq", |l, r| decimal_kernels::lt_eq(l, r), "arrow::lt_eq", arrow::lt_eq)
+        }
+        CompareOp::Gt => ("gt", |l, r| decimal_kernels::gt(l, r), "arrow::gt", arrow::gt),
+        CompareOp::GtEq => {
+            ("gt_eq", |l, r| decimal_kernels::gt_eq(l, r), "arrow::gt_eq", arrow::gt_eq)
+        }
+    }
+}
+
+/// One random comparison through `compare`, the operator's function and its
+/// Arrow drop-in, held to `conformance::reference_compare` (arrays of
+/// different lengths: `LengthMismatch`, and arrow-ord's
+/// `InvalidArgumentError`); and that reference held to the scalar reference
+/// row by row.
+fn compare_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
+    let op = rng.pick(&CompareOp::ALL);
+    let options = random_options(rng);
+    let (lt, rt) = (operand_type(rng, &options), operand_type(rng, &options));
+    let (lw, rw) = (storage_for(rng, lt), storage_for(rng, rt));
+    let rows = rng.below(MOST_ROWS + 1);
+    let rhs_rows = if rng.percent(5) { rng.below(MOST_ROWS + 1) } else { rows };
+    let lhs = Side::random(rng, lt, lw, rows, VALUES);
+    let rhs = Side::random(rng, rt, rw, rhs_rows, VALUES);
+    let (l, r) = (lhs.operand(), rhs.operand());
+    let case = format!("case {index}: {} {op} {}", lhs.describe(), rhs.describe());
+
+    let reference = conformance::reference_compare(op, l, r);
+    let want = observe_answers(&reference);
+    let got = attempt(|| decimal_kernels::compare(op, l, r));
+    tally.check("compare", &case, &flatten(&got, observe_answers), &want);
+    let (name, native, arrow_name, drop_in) = named_compare(op);
+    let got = attempt(|| native(l, r));
+    tally.check(name, &case, &flatten(&got, observe_answers), &want);
+
+    let want_arrow = match &reference {
+        Ok(_) => want.clone(),
+        Err(_) => Err(Refusal::arrow(&ArrowError::InvalidArgumentError(String::new()))),
+    };
+    let (ld, rd) = (lhs.datum(), rhs.datum());
+    let got = attempt(|| drop_in(ld.as_ref(), rd.as_ref()));
+    tally.check(arrow_name, &case, &flatten(&got, observe_arrow_answers), &want_arrow);
+
+    // The row-by-row reference against the scalar one.
+    if let Ok(result) = &reference {
+        let at = |side: &Side, row: usize| match &side.scalar {
+            Some(s) => s.clone(),
+            None => side.column.scalar(row).unwrap_or_else(|| DecimalScalar::null(side.dtype())),
+        };
+        let rows = (0..result.values().len()).map(|row| {
+            at(&lhs, row).reference_compare(op, &at(&rhs, row)).map(|a| i256::from_i128(a.into()))
+        });
+        let rows = rows.collect();
+        let by_scalars = Ok(Observed { dtype: dec(1, 0), width: None, data_type: None, rows });
+        tally.check("compare (reference by scalars)", &case, &by_scalars, &want);
+    }
+}
+
 /// Every entry point, on one sequence of random calls, agrees with the
 /// reference.
 #[test]
@@ -1097,6 +1204,9 @@ fn every_entry_point_agrees_with_the_reference() {
     }
     for index in 0..AGGREGATE_CASES {
         aggregate_case(&mut rng, &mut tally, index);
+    }
+    for index in 0..COMPARE_CASES {
+        compare_case(&mut rng, &mut tally, index);
     }
     println!("{}", tally.table());
     tally.assert_covers(&ENTRY_POINTS);

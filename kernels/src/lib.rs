@@ -13,7 +13,9 @@
 //! the exact value, and checked against the result precision. Each writes
 //! its results into a new vector, or into one the caller recycles
 //! ([`Rows::recycled`], see [`Recycled`]), so that batch after batch can run
-//! in one allocation. [`GroupSums`] adds columns up exactly, whole or by
+//! in one allocation. [`compare`] ([`CompareSpec`]) compares two operands
+//! of any scales and widths exactly, its answers packed in a
+//! [`BooleanBuffer`]. [`GroupSums`] adds columns up exactly, whole or by
 //! group. The semantics are stated in the `semantics` module of the
 //! `decimal-kernels` crate's documentation.
 //!
@@ -44,7 +46,7 @@
 //!   (one per x86-64 level, chosen once per process: [`active_isa`]) and
 //!   failure masks; the precision check of finished values.
 //! - `ops`: one file per operator (`add`, `sub`, `mul`, `div`, `rem`,
-//!   `rescale`, and `sign` for negation and absolute value) with its formula
+//!   `rescale`, `sign` for negation and absolute value, and `compare`) with its formula
 //!   and per-row kernels, and in `ops::shared` what two operators share.
 //! - `aggregate`: exact sums and means by group.
 //!
@@ -86,7 +88,7 @@ mod ops;
 mod testing;
 
 /// The arrow-buffer types in this crate's signatures, from the selected major.
-pub use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
+pub use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer, i256};
 
 pub use aggregate::min_max::{Extreme, GroupExtremes};
 pub use aggregate::sum::{GroupSum, GroupSums};
@@ -98,6 +100,7 @@ pub use driver::output::{Output, Recycled};
 pub use driver::rows::{OverflowPolicy, Policies, Rows};
 pub use int::rounding::RoundingMode;
 pub use ops::add::add;
+pub use ops::compare::{CompareSpec, compare};
 pub use ops::div::{DivSpec, div};
 pub use ops::mul::{MulSpec, mul};
 pub use ops::rem::{RemSpec, rem};

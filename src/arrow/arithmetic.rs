@@ -366,7 +366,7 @@ pub fn rem(lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, ArrowError> {
 
 /// One side of an Arrow call, read in place: a column, or one value for
 /// every row (the owned form of [`Operand`]), with its Arrow width.
-struct DatumOperand {
+pub(crate) struct DatumOperand {
     decimals: OwnedOperand,
     width: StorageWidth,
 }
@@ -380,7 +380,7 @@ enum OwnedOperand {
 impl DatumOperand {
     /// The side for `datum` (a scalar datum is a one-row array standing for
     /// every row, null when it holds a null, as arrow reads it).
-    fn of(datum: &dyn Datum) -> Result<Self, ArrowError> {
+    pub(crate) fn of(datum: &dyn Datum) -> Result<Self, ArrowError> {
         let (array, is_scalar) = datum.get();
         let decimals = DecimalArray::from_arrow(array)?;
         let width = decimals.width();
@@ -398,7 +398,7 @@ impl DatumOperand {
         Ok(Self { decimals: OwnedOperand::Scalar(scalar), width })
     }
 
-    fn operand(&self) -> Operand<'_> {
+    pub(crate) fn operand(&self) -> Operand<'_> {
         match &self.decimals {
             OwnedOperand::Array(a) => Operand::Array(a),
             OwnedOperand::Scalar(s) => Operand::Scalar(s),

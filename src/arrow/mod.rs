@@ -81,6 +81,7 @@
 mod aggregate;
 mod arithmetic;
 mod cast;
+mod compare;
 mod convert;
 mod number_cast;
 mod scalar;
@@ -92,6 +93,7 @@ pub use arithmetic::{
     add, binary, binary_recycling, binary_to, div, mul, rem, result_data_type, sub,
 };
 pub use cast::cast;
+pub use compare::{eq, gt, gt_eq, lt, lt_eq, neq};
 pub use convert::{data_type, decimal_type};
 pub use unary::{abs, ceil, floor, neg, round, trunc};
 

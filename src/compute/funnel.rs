@@ -11,9 +11,12 @@
 //! the operands go to the kernels as they are stored, whatever their
 //! widths, and the result comes back at its width directly, so no operand
 //! is copied to a common width first and no result narrowed after.
+//! Comparisons go through [`run_comparison`], beside [`run`], sharing its
+//! row count and validity (they have no options, result type or failing
+//! row).
 
-use arrow_buffer::{NullBuffer, ScalarBuffer};
-use decimal_kernels_native::Rows;
+use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
+use decimal_kernels_native::{self as native, CompareSpec, KernelError, Rows};
 
 use crate::compute::kernel_call::{BinaryCall, run_unary};
 use crate::compute::operand::Operand;
@@ -23,9 +26,10 @@ use crate::rules::result_type::check_exact;
 use crate::rules::shape::row_count;
 use crate::rules::storage::{ResultStorage, refused_width, result_width};
 use crate::types::{
-    AggregateOp, ArithmeticOptions, BinaryOp, DecimalError, DecimalType, StorageWidth, UnaryOp,
+    AggregateOp, ArithmeticOptions, BinaryOp, CompareOp, DecimalError, DecimalType, StorageWidth,
+    UnaryOp,
 };
-use crate::values::{DecimalArray, DecimalNative, with_native};
+use crate::values::{DecimalArray, DecimalNative, NullableBuffer, with_native};
 
 /// What a call computes.
 #[derive(Clone, Copy, Debug)]
@@ -220,4 +224,46 @@ pub(crate) fn cast_width(
         dtype: to,
         width: refused_width(to, storage, options),
     })
+}
+
+/// A comparison as an entry point hands it over: no options (a comparison
+/// has no result type, rounding or failing row).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Comparison<'a> {
+    pub(crate) op: CompareOp,
+    pub(crate) lhs: Operand<'a>,
+    pub(crate) rhs: Operand<'a>,
+}
+
+/// Runs `comparison` as [`run`] runs an operation: the row count by the
+/// rules, the operands' validity combined (a null scalar side nulls every
+/// row, nothing compared), then one kernel call over the operands as they
+/// are stored.
+///
+/// # Errors
+/// [`DecimalError::LengthMismatch`] for arrays of different lengths.
+pub(crate) fn run_comparison(
+    comparison: Comparison<'_>,
+) -> Result<NullableBuffer<BooleanBuffer>, DecimalError> {
+    let Comparison { op, lhs, rhs } = comparison;
+    let rows = row_count(&[lhs.length(), rhs.length()])?;
+    let nulls = match validity::combined(&[lhs, rhs], &mut RecycledArray::default()) {
+        Validity::NoRow => {
+            let values = BooleanBuffer::new_unset(rows);
+            return Ok(NullableBuffer::new(values, Some(NullBuffer::new_null(rows))));
+        }
+        Validity::Rows(nulls) => nulls,
+    };
+    let scale = |operand: Operand<'_>| i32::from(operand.dtype().scale());
+    let spec = CompareSpec::new(scale(lhs), scale(rhs), |order| op.holds(order));
+    let kernel_rows = Rows::new(rows).with_nulls(nulls.as_ref());
+    let values = native::compare(lhs.kernel_operand(), rhs.kernel_operand(), &spec, &kernel_rows)
+        .map_err(|error| match error {
+        KernelError::LengthMismatch { expected, actual } => {
+            DecimalError::LengthMismatch { expected, actual }
+        }
+        // `compare` fails in no other way; the rows were counted above.
+        _ => DecimalError::LengthMismatch { expected: rows, actual: rows },
+    })?;
+    Ok(NullableBuffer::new(values, nulls))
 }

@@ -3,6 +3,7 @@
 //! the remainder's scale, then runs one typed kernel call.
 
 pub(crate) mod binary;
+pub(crate) mod compare;
 pub(crate) mod funnel;
 mod kernel_call;
 pub(crate) mod operand;

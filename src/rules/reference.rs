@@ -14,7 +14,7 @@ use crate::rules::round::RoundShape;
 use crate::types::DecimalType;
 use crate::types::UnaryOp;
 use crate::types::{ArithmeticOptions, DecimalError, OverflowPolicy};
-use crate::types::{BinaryOp, RoundingMode};
+use crate::types::{BinaryOp, CompareOp, RoundingMode};
 use crate::values::DecimalScalar;
 use crate::values::text::{self, pow10, precision_limit};
 
@@ -229,6 +229,36 @@ impl DecimalScalar {
                 }),
             },
         }
+    }
+}
+
+/// The order of the stored integer `a` at scale `s1` against `b` at scale
+/// `s2`, by value: both aligned exactly at the larger scale.
+pub(crate) fn exact_order(a: &BigInt, s1: i8, b: &BigInt, s2: i8) -> core::cmp::Ordering {
+    let aligned = s1.max(s2);
+    let shift = |s: i8| pow10((i32::from(aligned) - i32::from(s)).unsigned_abs());
+    (a * shift(s1)).cmp(&(b * shift(s2)))
+}
+
+/// The reference of comparisons on single values.
+impl DecimalScalar {
+    /// `self op rhs` by value, exactly (the reference of
+    /// [`compare`](crate::compare)); `None` when either side is null.
+    ///
+    /// ```
+    /// use decimal_kernels::{CompareOp, DecimalScalar, DecimalType};
+    /// let a = DecimalScalar::parse(DecimalType::try_new(3, 2)?, "1.00")?;
+    /// let b = DecimalScalar::parse(DecimalType::try_new(4, 3)?, "0.500")?;
+    /// assert_eq!(a.reference_compare(CompareOp::Gt, &b), Some(true));
+    /// assert_eq!(a.reference_compare(CompareOp::Eq, &DecimalScalar::null(b.dtype())), None);
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
+    #[must_use]
+    pub fn reference_compare(&self, op: CompareOp, rhs: &DecimalScalar) -> Option<bool> {
+        let (a, b) = (self.value()?, rhs.value()?);
+        let (s1, s2) = (self.dtype().scale(), rhs.dtype().scale());
+        let order = exact_order(&text::i256_to_bigint(a), s1, &text::i256_to_bigint(b), s2);
+        Some(op.holds(order))
     }
 }
 

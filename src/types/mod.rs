@@ -10,6 +10,6 @@ mod type_range;
 
 pub use decimal_type::{DecimalType, MAX_PRECISION, StorageWidth};
 pub use error::DecimalError;
-pub use ops::{AggregateOp, BinaryOp, UnaryOp};
+pub use ops::{AggregateOp, BinaryOp, CompareOp, UnaryOp};
 pub use options::{ArithmeticOptions, OverflowPolicy, RoundingMode, Semantics};
 pub use round::RoundFunction;

@@ -1,5 +1,5 @@
-//! The operators: of two operands ([`BinaryOp`]), of one ([`UnaryOp`]) and
-//! the aggregates ([`AggregateOp`]). Their result types are the rules'
+//! The operators: of two operands ([`BinaryOp`]), of one ([`UnaryOp`]), the
+//! aggregates ([`AggregateOp`]) and the comparisons ([`CompareOp`]). Their result types are the rules'
 //! (`crate::rules`), their kernels the compute layer's.
 
 use core::fmt;
@@ -135,6 +135,62 @@ impl fmt::Display for AggregateOp {
             Self::Avg => "avg",
             Self::Min => "min",
             Self::Max => "max",
+        })
+    }
+}
+
+/// The six comparisons of two decimals, by value: `1.00 = 1.0` whatever the
+/// operands' types.
+///
+/// ```
+/// use core::cmp::Ordering;
+/// use decimal_kernels::CompareOp;
+/// assert_eq!(CompareOp::ALL.map(|op| op.to_string()), ["=", "<>", "<", "<=", ">", ">="]);
+/// assert!(CompareOp::LtEq.holds(Ordering::Equal) && !CompareOp::Lt.holds(Ordering::Equal));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    /// `=`
+    Eq,
+    /// `<>`
+    NotEq,
+    /// `<`
+    Lt,
+    /// `<=`
+    LtEq,
+    /// `>`
+    Gt,
+    /// `>=`
+    GtEq,
+}
+
+impl CompareOp {
+    /// Every comparison.
+    pub const ALL: [Self; 6] = [Self::Eq, Self::NotEq, Self::Lt, Self::LtEq, Self::Gt, Self::GtEq];
+
+    /// Whether `lhs op rhs` is true when `lhs` is `order` to `rhs`.
+    #[must_use]
+    pub fn holds(self, order: core::cmp::Ordering) -> bool {
+        match self {
+            Self::Eq => order.is_eq(),
+            Self::NotEq => order.is_ne(),
+            Self::Lt => order.is_lt(),
+            Self::LtEq => order.is_le(),
+            Self::Gt => order.is_gt(),
+            Self::GtEq => order.is_ge(),
+        }
+    }
+}
+
+impl fmt::Display for CompareOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Eq => "=",
+            Self::NotEq => "<>",
+            Self::Lt => "<",
+            Self::LtEq => "<=",
+            Self::Gt => ">",
+            Self::GtEq => ">=",
         })
     }
 }

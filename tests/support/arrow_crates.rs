@@ -17,4 +17,6 @@ extern crate arrow_buffer_59 as arrow_buffer;
 #[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
 extern crate arrow_cast_59 as arrow_cast;
 #[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
+extern crate arrow_ord_59 as arrow_ord;
+#[cfg(all(feature = "arrow_59", not(feature = "arrow_60")))]
 extern crate arrow_schema_59 as arrow_schema;

@@ -9,9 +9,10 @@
 use core::mem::MaybeUninit;
 
 use crate::columns::storage::Stored;
-use crate::driver::kernel::{BinaryKernel, UnaryKernel};
+use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
 use crate::driver::loops::{
-    appended_i128_words_loop, binary_loop, binary_words_loop, unary_loop, unary_words_loop,
+    appended_i128_words_loop, binary_loop, binary_words_loop, compare_loop, unary_loop,
+    unary_words_loop,
 };
 use crate::int::work::Work;
 
@@ -83,4 +84,16 @@ pub(crate) fn appended_i128_words(
     limit: u64,
 ) -> u64 {
     appended_i128_words_loop(a, out, factor, limit)
+}
+
+/// The comparison block loop compiled for x86-64-v3.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+pub(crate) fn compare_block<W: Work, K: CompareKernel<W>>(
+    a: &[W],
+    b: &[W],
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) {
+    compare_loop::<W, K>(a, b, out, invert, c);
 }

@@ -8,8 +8,10 @@
 use core::mem::MaybeUninit;
 
 use crate::columns::storage::Stored;
-use crate::driver::kernel::{BinaryKernel, UnaryKernel};
-use crate::driver::loops::{binary_loop, binary_words_loop, unary_loop, unary_words_loop};
+use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
+use crate::driver::loops::{
+    binary_loop, binary_words_loop, compare_loop, unary_loop, unary_words_loop,
+};
 use crate::int::work::Work;
 
 /// Whether this CPU runs the functions here: the features they are
@@ -68,4 +70,16 @@ pub(crate) fn unary_words_block<S: Stored, W: Work, K: UnaryKernel<W>>(
     c: &K::Constants,
 ) -> u8 {
     unary_words_loop::<S, W, K>(a, out, c)
+}
+
+/// The comparison block loop compiled for AVX-512.
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
+pub(crate) fn compare_block<W: Work, K: CompareKernel<W>>(
+    a: &[W],
+    b: &[W],
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) {
+    compare_loop::<W, K>(a, b, out, invert, c);
 }

@@ -13,8 +13,10 @@ use crate::columns::storage::Stored;
 #[cfg(target_arch = "x86_64")]
 use crate::driver::isa::Isa;
 use crate::driver::isa::Runnable;
-use crate::driver::kernel::{BinaryKernel, UnaryKernel};
-use crate::driver::loops::{binary_loop, binary_words_loop, unary_loop, unary_words_loop};
+use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
+use crate::driver::loops::{
+    binary_loop, binary_words_loop, compare_loop, unary_loop, unary_words_loop,
+};
 #[cfg(target_arch = "x86_64")]
 use crate::driver::{avx2, avx512};
 use crate::int::work::Work;
@@ -279,6 +281,47 @@ pub(crate) fn magnitude_bits_in<S: Stored>(copy: Runnable, values: &[S]) -> u32 
 #[inline(never)]
 fn measure_portable<S: Stored>(values: &[S]) -> u32 {
     S::magnitude_bits(values)
+}
+
+/// [`compare_loop`] in `copy`: 64-bit comparisons into masks vectorize
+/// best with AVX-512, and need AVX2 for 64-bit lanes at all.
+pub(crate) fn compare_block_in<W: Work, K: CompareKernel<W>>(
+    copy: Runnable,
+    a: &[W],
+    b: &[W],
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) {
+    match copy.isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: a `Runnable` level runs on this CPU (checked at run
+            // time when it was made), and the copy is compiled with its
+            // features.
+            unsafe { avx512::compare_block::<W, K>(a, b, out, invert, c) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+            // this CPU, and the copy is compiled with its features.
+            unsafe { avx2::compare_block::<W, K>(a, b, out, invert, c) }
+        }
+        _ => compare_portable::<W, K>(a, b, out, invert, c),
+    }
+}
+
+/// [`compare_loop`] compiled for the build's target, out of line as the
+/// other copies are.
+#[inline(never)]
+fn compare_portable<W: Work, K: CompareKernel<W>>(
+    a: &[W],
+    b: &[W],
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) {
+    compare_loop::<W, K>(a, b, out, invert, c);
 }
 
 /// [`appended_i128_words_loop`] in `copy`: compiled for AVX2 in that copy,

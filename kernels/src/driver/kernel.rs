@@ -54,3 +54,15 @@ pub(crate) trait UnaryKernel<W: Work> {
     /// The row's result and its failure flags; must not trap on any input.
     fn apply(a: W, constants: &Self::Constants) -> (W, u8);
 }
+
+/// The per-row test of one comparison shape, in work type `W`: whether the
+/// row's operands stand in the kernel's relation (after any alignment the
+/// constants describe). Rows of a comparison never fail.
+pub(crate) trait CompareKernel<W: Work> {
+    /// What the kernel computes once per call (the scale factor and the
+    /// magnitude beyond which the factor is not applied).
+    type Constants: Sync;
+
+    /// Whether the relation holds for the row; must not trap on any input.
+    fn holds(a: W, b: W, constants: &Self::Constants) -> bool;
+}

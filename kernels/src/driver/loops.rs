@@ -6,7 +6,7 @@
 use core::mem::MaybeUninit;
 
 use crate::columns::storage::Stored;
-use crate::driver::kernel::{BinaryKernel, UnaryKernel};
+use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
 use crate::int::work::Work;
 
 /// Computes one block with binary kernel `K`.
@@ -40,6 +40,41 @@ pub(crate) fn unary_loop<W: Work, K: UnaryKernel<W>>(
         slot.write(r);
     }
     any
+}
+
+/// Tests one block of rows with comparison kernel `K`, 64 rows to an output
+/// word (row `i` of a word in bit `i`), each word XOR-ed with `invert` (all
+/// ones for the negated relation, zero otherwise); bits past the last row
+/// are zero. `out` has a word for every 64 rows of `a` and `b` (equally
+/// long), rounded up. Each word is a fixed-length inner loop with no branch,
+/// which the compiler turns into vector comparisons and a mask move.
+#[inline(always)]
+pub(crate) fn compare_loop<W: Work, K: CompareKernel<W>>(
+    a: &[W],
+    b: &[W],
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) {
+    let word = |a: &[W], b: &[W]| {
+        let mut bits = 0u64;
+        for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+            bits |= u64::from(K::holds(x, y, c)) << i;
+        }
+        bits
+    };
+    let (mut a_words, mut b_words) = (a.chunks_exact(64), b.chunks_exact(64));
+    let mut slots = out.iter_mut();
+    // The rows first: a slot is taken only for a full word of rows.
+    for ((a, b), slot) in (&mut a_words).zip(&mut b_words).zip(&mut slots) {
+        *slot = word(a, b) ^ invert;
+    }
+    let (a, b) = (a_words.remainder(), b_words.remainder());
+    if let Some(slot) = slots.next().filter(|_| !a.is_empty()) {
+        // Only the rows there are: the bits past them stay zero.
+        let rows = u64::MAX >> (64 - a.len().min(b.len()).max(1));
+        *slot = (word(a, b) ^ invert) & rows;
+    }
 }
 
 /// Computes one block of values stored as `S` in a narrower `W` with `K`,

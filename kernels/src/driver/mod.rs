@@ -7,7 +7,8 @@
 //! drivers cut the rows into `blocks`, run the kernel's `loops` (through a
 //! `compiled` trait object, in one of the ISA `copies`, `avx2` and `avx512`
 //! among them: the one `isa` chose for the process) and resolve each
-//! block's flags into `failures`. `precision` checks values
+//! block's flags into `failures`; the `compare` driver runs comparisons,
+//! packing their answers 64 rows to a word. `precision` checks values
 //! an aggregate finished against a result precision, with no kernel.
 
 #[cfg(target_arch = "x86_64")]
@@ -16,6 +17,7 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod binary;
 pub(crate) mod blocks;
+pub(crate) mod compare;
 pub(crate) mod compiled;
 pub(crate) mod copies;
 pub(crate) mod error;

@@ -1,11 +1,13 @@
 //! The operators layer: one file per operator with its formula, rounding
 //! and overflow rules and its per-row kernels (`add`, `sub`, `mul`, `div`,
 //! `rem`, `rescale`, `round` (a rescale that keeps zeros for the dropped
-//! digits), and `sign` for negation and absolute value), each
+//! digits), `sign` for negation and absolute value, and `compare` for the
+//! six comparisons), each
 //! choosing its kernel and work type and handing it to a driver; what two
 //! of them share is in `shared`.
 
 pub(crate) mod add;
+pub(crate) mod compare;
 pub(crate) mod div;
 pub(crate) mod mul;
 pub(crate) mod rem;
