@@ -72,6 +72,7 @@
 mod arithmetic;
 mod cast;
 mod convert;
+mod text_cast;
 
 pub use arithmetic::{
     add, binary, binary_recycling, binary_to, div, mul, rem, result_data_type, sub,

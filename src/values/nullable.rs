@@ -21,7 +21,10 @@ impl<B> NullableBuffer<B> {
     /// The caller guarantees equal lengths.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "the comparison and cast kernels, next, build their results here")
+        expect(
+            dead_code,
+            reason = "the comparison and cast kernels, next, build their results here"
+        )
     )]
     pub(crate) fn new(values: B, nulls: Option<NullBuffer>) -> Self {
         Self { values, nulls }
