@@ -9,9 +9,15 @@ include!("support/arrow_crates.rs");
 #[expect(dead_code, reason = "each test file uses a part of the shared support")]
 mod support;
 
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, LargeStringArray, StringArray, StringViewArray};
+use arrow_cast::CastOptions;
+use arrow_schema::DataType;
 use decimal_kernels::{
     ArithmeticOptions, DecimalArray, DecimalError, DecimalType, OverflowPolicy, RoundingMode,
-    StorageWidth, cast, conformance,
+    StorageWidth, arrow, cast, conformance,
 };
 use rstest::rstest;
 use support::types::dec;
@@ -325,4 +331,146 @@ fn formatting_is_the_canonical_text_at_every_width() {
         cast::format(&column, |text| formatted.push(text.map(str::to_owned)));
         assert_eq!(formatted, column.to_strs(), "{to}");
     }
+}
+
+/// Texts near every edge arrow-cast's reader has: digits beyond the native
+/// width with an exponent bringing them back, leading and trailing zeros,
+/// exponents far beyond every width, and the random texts.
+fn edge_texts(rng: &mut Rng) -> Vec<Option<String>> {
+    let mut texts: Vec<Option<String>> =
+        (0..32).map(|_| (!rng.percent(5)).then(|| random_text(rng))).collect();
+    for _ in 0..16 {
+        let count = rng.below(100) + 1;
+        let digits: String = (0..count)
+            .map(|_| char::from(b'0' + u8::try_from(rng.below(10)).expect("a digit")))
+            .collect();
+        let (sign, exponent) = (rng.pick(&["", "-", "+"]), rng.range(-120, 120));
+        let (zeros, trailing) = ("0".repeat(rng.below(60)), "0".repeat(rng.below(50)));
+        let point = rng.below(count + 1);
+        let (integer, fraction) = digits.split_at(point);
+        texts.push(Some(format!("{sign}{zeros}{integer}.{fraction}{trailing}e{exponent}")));
+        texts.push(Some(format!("{sign}{zeros}{digits}{trailing}E{exponent}")));
+        texts.push(Some(format!("{sign}{zeros}{digits}{trailing}")));
+    }
+    texts
+}
+
+/// The Arrow decimal type of `to` at its narrowest Arrow width.
+fn arrow_type(to: DecimalType) -> DataType {
+    let (p, s) = (to.precision(), to.scale());
+    match to.storage_width() {
+        StorageWidth::I8 | StorageWidth::I16 | StorageWidth::I32 => DataType::Decimal32(p, s),
+        StorageWidth::I64 => DataType::Decimal64(p, s),
+        StorageWidth::I128 => DataType::Decimal128(p, s),
+        _ => DataType::Decimal256(p, s),
+    }
+}
+
+/// Whether the selected arrow major is 59, whose arrow-cast reads and writes
+/// decimal text differently (see `docs/semantics.md#text-casts`).
+const ARROW_59: bool = cfg!(all(feature = "arrow_59", not(feature = "arrow_60")));
+
+/// `arrow::cast` from the three string types equals arrow-cast 60 on edge
+/// texts at every width (on arrow 59, the reference under the Arrow profile),
+/// both with `safe` on (nulls) and off (the same error).
+#[test]
+fn strings_to_decimals_as_arrow_cast() {
+    let mut rng = Rng::new(0xa770_ca57);
+    let mut overflowed_before_the_defect = 0;
+    for _ in 0..150 {
+        let to = random_type(&mut rng);
+        let to_type = arrow_type(to);
+        let texts = edge_texts(&mut rng);
+        let utf8: ArrayRef = Arc::new(StringArray::from(texts.clone()));
+        let inputs = [
+            utf8.clone(),
+            Arc::new(LargeStringArray::from(texts.clone())),
+            Arc::new(StringViewArray::from(texts.clone())),
+        ];
+        for safe in [true, false] {
+            let options = CastOptions { safe, ..CastOptions::default() };
+            let theirs = arrow_cast::cast_with_options(&utf8, &to_type, &options);
+            for input in &inputs {
+                let ours = arrow::cast(input, &to_type, &options);
+                if ARROW_59 {
+                    let width = decimal_kernels::arrow::decimal_type(&to_type).unwrap().1;
+                    let policy = if safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
+                    let profile = ArithmeticOptions::arrow(width).with_on_overflow(policy);
+                    let want = conformance::reference_parse(rows(&texts), to, &profile);
+                    match (ours, want) {
+                        (Ok(o), Ok(w)) => assert_eq!(DecimalArray::from_arrow(&o).unwrap(), w),
+                        (Err(_), Err(_)) => {}
+                        (o, w) => panic!("{to_type} from {:?}: {o:?} vs {w:?}", input.data_type()),
+                    }
+                    continue;
+                }
+                match (&ours, &theirs) {
+                    (Ok(o), Ok(t)) => {
+                        assert_eq!(o.data_type(), t.data_type());
+                        let (o, t) = (
+                            DecimalArray::from_arrow(o).unwrap(),
+                            DecimalArray::from_arrow(t).unwrap(),
+                        );
+                        let row = (0..o.len()).find(|&r| o.to_strs()[r] != t.to_strs()[r]);
+                        assert_eq!(row, None, "{to_type}: {:?}", row.map(|r| &texts[r]));
+                    }
+                    (Err(o), Err(t)) => {
+                        let (o, t) = (o.to_string(), t.to_string());
+                        // arrow-cast stops at a native overflow before it
+                        // sees that the rest is not a number.
+                        let overflow_first =
+                            o.replace("invalid decimal format", "value does not fit");
+                        if o != t && overflow_first == t {
+                            overflowed_before_the_defect += 1;
+                        } else {
+                            assert_eq!(o, t);
+                        }
+                    }
+                    _ => panic!(
+                        "{to_type} from {:?}: ours {ours:?}, arrow-cast {theirs:?}",
+                        input.data_type()
+                    ),
+                }
+            }
+        }
+    }
+    // The one class of difference, in the error message only, is met.
+    assert!(ARROW_59 || overflowed_before_the_defect > 0);
+}
+
+/// `arrow::cast` to the three string types writes what arrow-cast 60
+/// writes, at every width and negative scales (on arrow 59, the canonical
+/// text).
+#[test]
+fn decimals_to_strings_as_arrow_cast() {
+    let mut rng = Rng::new(0x5_7a1);
+    let mut compared = 0;
+    for _ in 0..300 {
+        let to = random_type(&mut rng);
+        let to_type = arrow_type(to);
+        let null = ArithmeticOptions::fixed_point().with_on_overflow(OverflowPolicy::Null);
+        let texts = edge_texts(&mut rng);
+        let column = cast::parse(rows(&texts), to, &null).unwrap();
+        let width = decimal_kernels::arrow::decimal_type(&to_type).unwrap().1;
+        let column = column.with_width(width).unwrap();
+        let decimals = column.to_arrow();
+        for text_type in [DataType::Utf8, DataType::LargeUtf8, DataType::Utf8View] {
+            let options = CastOptions::default();
+            let ours = arrow::cast(&decimals, &text_type, &options).unwrap();
+            assert_eq!(ours.data_type(), &text_type);
+            let ours = arrow_cast::cast(&ours, &DataType::Utf8).unwrap();
+            let ours: Vec<Option<String>> =
+                ours.as_string::<i32>().iter().map(|t| t.map(str::to_owned)).collect();
+            let want = if ARROW_59 {
+                column.to_strs()
+            } else {
+                let theirs =
+                    arrow_cast::cast_with_options(&decimals, &DataType::Utf8, &options).unwrap();
+                theirs.as_string::<i32>().iter().map(|t| t.map(str::to_owned)).collect()
+            };
+            assert_eq!(ours, want, "{to_type} as {text_type}");
+            compared += ours.len();
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
 }

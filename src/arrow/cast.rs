@@ -84,14 +84,20 @@ use crate::values::{DecimalArray, DecimalNative};
 /// found by comparing the two on thousands of edge texts
 /// (`tests/text_casts.rs`):
 ///
-/// - arrow-cast 60 reads the same grammar and rounds the same way; its
-///   results equal these on every text compared except where a value's
-///   digits beyond the native width meet an exponent that brings them back
-///   in range (see `docs/semantics.md#text-casts`).
-/// - arrow-cast 59 reads differently: it truncates fraction digits beyond
-///   the scale instead of rounding them, and writes a value beyond its
-///   precision cut to the precision's digits and a zero at a negative scale
-///   with zeros appended ("000"); this cast is the same on both majors.
+/// - Values: none. arrow-cast 60 reads the same grammar (ASCII whitespace,
+///   sign, digits on either side of the point, `e`/`E` exponents saturated
+///   at `i64`) and rounds half away from zero from the exact digits; on some
+///   800,000 generated edge texts (exponents to ±10^22, 100-digit mantissas,
+///   60 leading zeros, every width, negative scales) every row is equal.
+/// - The error of `safe: false` for a text whose leading digits already
+///   overflow the native integer and that is malformed further on
+///   (`"1234567890123.5x"` to `Decimal32`): arrow-cast says "value does not
+///   fit", this cast "invalid decimal format".
+/// - arrow-cast 59 (`parse_decimal` and `format_decimal_str` of 59.3) reads
+///   differently: it truncates digits beyond the scale instead of rounding
+///   them and computes the exponent in `i16`; and it writes a value beyond
+///   its precision cut to the precision's digits. This cast is the same on
+///   both majors.
 ///
 /// ```
 /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
