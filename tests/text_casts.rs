@@ -333,6 +333,37 @@ fn formatting_is_the_canonical_text_at_every_width() {
     }
 }
 
+/// Every case of `tests/data/text_casts_published.txt` (DuckDB's and
+/// arrow-cast's published string casts, each with its source) under its
+/// profile: the result, or an error where the engine raises one.
+#[test]
+fn published_cases() {
+    let data = include_str!("data/text_casts_published.txt");
+    let mut count = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [profile, precision, scale, text, expected, source] = fields[..] else {
+            panic!("a malformed case: {line:?}");
+        };
+        let to = dec(precision.parse().unwrap(), scale.parse().unwrap());
+        let options = match profile {
+            "duckdb" => ArithmeticOptions::fixed_point().with_rounding(RoundingMode::HalfUp),
+            "arrow" => ArithmeticOptions::arrow(to.storage_width().max(StorageWidth::I32)),
+            other => panic!("unknown profile {other} ({source})"),
+        };
+        let text =
+            text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')).expect("a quoted text");
+        let got = cast::parse([Some(text)], to, &options).map(|a| a.to_strs().remove(0));
+        match (expected, got) {
+            ("ERROR", Err(DecimalError::Parse { .. })) => {}
+            (want, Ok(Some(got))) if want == got => {}
+            (want, got) => panic!("{text:?} as {to} ({source}): want {want}, got {got:?}"),
+        }
+        count += 1;
+    }
+    assert_eq!(count, 163);
+}
+
 /// Texts near every edge arrow-cast's reader has: digits beyond the native
 /// width with an exponent bringing them back, leading and trailing zeros,
 /// exponents far beyond every width, and the random texts.
