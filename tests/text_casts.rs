@@ -505,3 +505,76 @@ fn decimals_to_strings_as_arrow_cast() {
     }
     assert!(compared > 10_000, "{compared}");
 }
+
+/// The backticked texts of a cell of the semantics page's table (`empty`: the
+/// empty text).
+fn documented_texts(cell: &str) -> Vec<String> {
+    let mut texts: Vec<String> = cell.split('`').skip(1).step_by(2).map(str::to_owned).collect();
+    if cell.contains("empty") {
+        texts.push(String::new());
+    }
+    texts
+}
+
+/// What a documented outcome cell says: the text, or the refusal's reason.
+fn documented_outcome(cell: &str) -> Result<String, &'static str> {
+    if cell.starts_with("beyond") {
+        Err("more digits than the precision")
+    } else if cell == "not a number" {
+        Err("not a number")
+    } else {
+        Ok(cell.to_owned())
+    }
+}
+
+/// The table of `docs/semantics.md#text-casts` holds under FixedPoint (toward
+/// zero) and under the Arrow, Spark and Presto profiles.
+#[test]
+fn documented_text_casts_hold() {
+    let page = include_str!("../docs/semantics.md");
+    let table = page
+        .split("| text | type | FixedPoint (toward zero) | Arrow, Spark, Presto |")
+        .nth(1)
+        .expect("the text casts table");
+    let mut checked = 0;
+    for row in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> =
+            row.split(" | ").map(|c| c.trim_matches(|c| c == '|' || c == ' ')).collect();
+        let [texts, dtype, fixed, engines] = cells[..] else { panic!("a malformed row: {row}") };
+        let types: Vec<DecimalType> = if dtype == "any" {
+            vec![dec(5, 2), dec(76, -10)]
+        } else {
+            let (p, s) =
+                dtype.trim_matches(|c| c == '`' || c == '(' || c == ')').split_once(',').unwrap();
+            vec![dec(p.parse().unwrap(), s.parse().unwrap())]
+        };
+        for text in documented_texts(texts) {
+            for to in &types {
+                let profiles = [
+                    (ArithmeticOptions::fixed_point(), fixed),
+                    (ArithmeticOptions::arrow(StorageWidth::I256), engines),
+                    (ArithmeticOptions::spark(), engines),
+                    (ArithmeticOptions::presto(), engines),
+                ];
+                for (options, want) in profiles {
+                    if to.precision() > 38
+                        && options != ArithmeticOptions::fixed_point()
+                        && options != ArithmeticOptions::arrow(StorageWidth::I256)
+                    {
+                        continue;
+                    }
+                    let options = options.with_on_overflow(OverflowPolicy::Error);
+                    let got = cast::parse([Some(text.as_str())], *to, &options);
+                    let got = match got {
+                        Ok(a) => Ok(a.to_strs().remove(0).expect("a value")),
+                        Err(DecimalError::Parse { reason, .. }) => Err(reason),
+                        Err(e) => panic!("{text:?}: {e}"),
+                    };
+                    assert_eq!(got, documented_outcome(want), "{text:?} as {to} under {options:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}
