@@ -73,6 +73,10 @@
 //!   `Decimal64(15,2)` to `Decimal128(38,10)` (`×10^8`, results 67 bits):
 //!   beyond `i64`.
 //!
+//! Casts between strings and decimals (`kernels/text_casts.rs`): `Utf8`
+//! money text to `Decimal64(15,2)` and `Decimal128(15,2)` to `Utf8`, against
+//! `arrow_cast::cast`.
+//!
 //! Spark profile (`arrow::binary` with `ArithmeticOptions::spark()`),
 //! `Decimal128(38,18)` mul and div to Spark's `Decimal128(38,6)`, against
 //! arrow-rs as engines reach that type today: both sides widened to
@@ -107,6 +111,8 @@ mod harness;
 mod paired;
 #[path = "kernels/reuse.rs"]
 mod reuse;
+#[path = "kernels/text_casts.rs"]
+mod text_casts;
 
 use std::sync::Arc;
 
@@ -920,5 +926,6 @@ fn main() {
     aggregates::grouped_sums();
     reuse::recycled_arrow_profile();
     reuse::recycled_fixed_point_multiply();
+    text_casts::text_casts();
     harness::finish();
 }

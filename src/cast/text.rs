@@ -31,7 +31,7 @@ use crate::rules::storage::ResultStorage;
 use crate::types::{
     ArithmeticOptions, DecimalError, DecimalType, OverflowPolicy, RoundingMode, Semantics,
 };
-use crate::values::text::{self, Scanned, scan};
+use crate::values::text::{self, Scanned, scan, strip_leading_zeros};
 use crate::values::{DecimalArray, DecimalNative, DecimalValues};
 
 /// The reason a text that is not a number is refused.
@@ -162,6 +162,7 @@ pub(crate) fn text_rounding(options: &ArithmeticOptions) -> RoundingMode {
 ///
 /// # Errors
 /// [`NOT_A_NUMBER`] or [`BEYOND_PRECISION`].
+#[inline]
 fn read<T: DecimalNative>(
     text: &str,
     to: DecimalType,
@@ -191,6 +192,10 @@ trait Magnitude: Copy + PartialOrd {
     const ZERO: Self;
     /// `self · 10 + digit`.
     fn push(self, digit: u8) -> Self;
+    /// `self` followed by the ASCII `digits`.
+    fn push_digits(self, digits: &[u8]) -> Self {
+        digits.iter().fold(self, |v, &d| v.push(d - b'0'))
+    }
     /// `self · 10^k`.
     fn times_pow10(self, k: u8) -> Self;
     /// `self + 1`.
@@ -206,6 +211,15 @@ impl Magnitude for u64 {
     const ZERO: Self = 0;
     fn push(self, digit: u8) -> Self {
         self * 10 + Self::from(digit)
+    }
+    fn push_digits(self, digits: &[u8]) -> Self {
+        let mut chunks = digits.chunks_exact(8);
+        let mut value = self;
+        for chunk in &mut chunks {
+            let eight: [u8; 8] = chunk.try_into().unwrap_or([b'0'; 8]);
+            value = value * 100_000_000 + eight_digits(eight);
+        }
+        chunks.remainder().iter().fold(value, |v, &d| v.push(d - b'0'))
     }
     fn times_pow10(self, k: u8) -> Self {
         self * 10_u64.pow(k.into())
@@ -227,6 +241,15 @@ impl Magnitude for u128 {
     const ZERO: Self = 0;
     fn push(self, digit: u8) -> Self {
         self * 10 + Self::from(digit)
+    }
+    fn push_digits(self, digits: &[u8]) -> Self {
+        let mut chunks = digits.chunks_exact(8);
+        let mut value = self;
+        for chunk in &mut chunks {
+            let eight: [u8; 8] = chunk.try_into().unwrap_or([b'0'; 8]);
+            value = value * 100_000_000 + Self::from(eight_digits(eight));
+        }
+        chunks.remainder().iter().fold(value, |v, &d| v.push(d - b'0'))
     }
     fn times_pow10(self, k: u8) -> Self {
         self * 10_u128.pow(k.into())
@@ -266,34 +289,49 @@ impl Magnitude for i256 {
 
 /// The value of `scanned` at `to`'s scale, rounded once with `mode`, if it
 /// fits `to`'s precision (at most `M::DIGITS`).
+#[inline]
 fn rounded<M: Magnitude>(
     scanned: &Scanned<'_>,
     to: DecimalType,
     mode: RoundingMode,
 ) -> Result<i256, &'static str> {
     let precision = usize::from(to.precision().min(M::DIGITS));
-    let digits = scanned.integer.iter().chain(scanned.fraction);
-    let len = scanned.integer.len() + scanned.fraction.len();
+    let (integer, fraction) = (scanned.integer, scanned.fraction);
+    let len = integer.len() + fraction.len();
     // Stored = digits · 10^shift: zeros appended when positive, digits
-    // dropped when negative. In i128, out of reach of any overflow.
-    let shift = i128::from(scanned.exponent.unwrap_or(0)) + i128::from(to.scale())
-        - scanned.fraction.len() as i128;
-    let kept = usize::try_from((len as i128 + shift).clamp(0, len as i128)).unwrap_or(0);
-    let (mut value, mut significant, mut last) = (M::ZERO, 0_usize, 0_u8);
-    let mut rest = digits.clone().skip(kept);
-    for &d in digits.take(kept) {
-        last = d - b'0';
-        if significant == 0 && last == 0 {
-            continue;
-        }
-        significant += 1;
-        if significant > precision {
-            return Err(BEYOND_PRECISION);
-        }
-        value = value.push(last);
+    // dropped when negative. Saturated: past ±2^63 every non-zero value
+    // overflows, or rounds from below a hundredth of its last place, either
+    // way.
+    let shift = scanned
+        .exponent
+        .unwrap_or(0)
+        .saturating_add(i64::from(to.scale()))
+        .saturating_sub(i64::try_from(fraction.len()).unwrap_or(i64::MAX));
+    let len_i64 = i64::try_from(len).unwrap_or(i64::MAX);
+    let below_every_digit = len_i64.saturating_add(shift) < 0;
+    let kept = usize::try_from(len_i64.saturating_add(shift).clamp(0, len_i64)).unwrap_or(0);
+    // The kept digits are the first `kept` of `integer ++ fraction`.
+    let (kept_integer, kept_fraction) = if kept <= integer.len() {
+        (&integer[..kept], &fraction[..0])
+    } else {
+        (integer, &fraction[..kept - integer.len()])
+    };
+    let (dropped_integer, dropped_fraction) =
+        (&integer[kept_integer.len()..], &fraction[kept_fraction.len()..]);
+    let last = kept_fraction.last().or(kept_integer.last()).map_or(0, |d| d - b'0');
+    let leading = strip_leading_zeros(kept_integer);
+    let significant_digits: &[&[u8]; 2] = if leading.is_empty() {
+        &[&[], strip_leading_zeros(kept_fraction)]
+    } else {
+        &[leading, kept_fraction]
+    };
+    let significant = significant_digits[0].len() + significant_digits[1].len();
+    if significant > precision {
+        return Err(BEYOND_PRECISION);
     }
+    let mut value = M::ZERO.push_digits(significant_digits[0]).push_digits(significant_digits[1]);
     if shift > 0 && significant > 0 {
-        if significant as i128 + shift > precision as i128 {
+        if shift > i64::from(M::DIGITS) || significant + shift.unsigned_abs() as usize > precision {
             return Err(BEYOND_PRECISION);
         }
         value = value.times_pow10(u8::try_from(shift).unwrap_or(u8::MAX));
@@ -301,12 +339,14 @@ fn rounded<M: Magnitude>(
     // The dropped digits: the first decides a tie, the others break it. Digits
     // dropped entirely below the first position (`len + shift < 0`) are
     // preceded by zeros, so the first dropped digit is a 0.
-    let (first, sticky) = if len as i128 + shift < 0 {
-        (0, scanned.integer.iter().chain(scanned.fraction).any(|&d| d != b'0'))
+    let nonzero = |digits: &[u8]| digits.iter().any(|&d| d != b'0');
+    let (first, sticky) = if below_every_digit {
+        (0, nonzero(integer) || nonzero(fraction))
     } else {
-        match rest.next() {
-            None => (0, false),
-            Some(&d) => (d - b'0', rest.any(|&d| d != b'0')),
+        match (dropped_integer.split_first(), dropped_fraction.split_first()) {
+            (Some((&d, rest)), _) => (d - b'0', nonzero(rest) || nonzero(dropped_fraction)),
+            (None, Some((&d, rest))) => (d - b'0', nonzero(rest)),
+            (None, None) => (0, false),
         }
     };
     let negative = scanned.negative;
@@ -326,6 +366,17 @@ fn rounded<M: Magnitude>(
         }
     }
     Ok(value.signed(negative))
+}
+
+/// The value of eight ASCII digits (the first the most significant), in a
+/// few multiplications on one word instead of eight dependent steps.
+fn eight_digits(digits: [u8; 8]) -> u64 {
+    let v = u64::from_le_bytes(digits).wrapping_sub(0x3030_3030_3030_3030);
+    // Pairs, then quadruples, then all eight: each lane times its weight
+    // plus the next lane.
+    let v = (v.wrapping_mul(10).wrapping_add(v >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let v = (v.wrapping_mul(100).wrapping_add(v >> 16)) & 0x0000_ffff_0000_ffff;
+    (v.wrapping_mul(10_000).wrapping_add(v >> 32)) & 0xffff_ffff
 }
 
 /// Calls `each` with the text of every row of `array` in order, `None` for a

@@ -56,6 +56,7 @@ impl Scanned<'_> {
 ///
 /// # Errors
 /// The reason, for any other character or an exponent without digits.
+#[inline]
 pub(crate) fn scan(text: &str) -> Result<Scanned<'_>, &'static str> {
     let bytes = text.as_bytes();
     let trimmed = bytes.trim_ascii();
