@@ -289,7 +289,8 @@ impl Magnitude for i256 {
 
 /// The value of `scanned` at `to`'s scale, rounded once with `mode`, if it
 /// fits `to`'s precision (at most `M::DIGITS`).
-#[inline]
+// Inlined into `read`: the scanned parts stay in registers.
+#[inline(always)]
 fn rounded<M: Magnitude>(
     scanned: &Scanned<'_>,
     to: DecimalType,
