@@ -17,8 +17,9 @@
 //! `binary`, `binary_to`, `binary_recycling` and the named operators,
 //! `unary`, `unary_recycling`, `rescale`, `neg`, `abs`, their Arrow faces
 //! (`arrow::binary`, `binary_to`, `binary_recycling`, the arrow-arith
-//! drop-ins `add` .. `rem`, `arrow::cast`), and the aggregates (`sum`, `avg`,
-//! by group, and an `Accumulator` updated in two batches, or two merged).
+//! drop-ins `add` .. `rem`, `arrow::cast`), the aggregates (`sum`, `avg`,
+//! by group, and an `Accumulator` updated in two batches, or two merged),
+//! and text read as decimals (`cast::parse`, `arrow::cast` from `Utf8`).
 //! Each must give the reference's values, validity and type (an Arrow result
 //! read back with `DecimalArray::from_arrow`, its `DataType` the planned or
 //! requested one), or an error of the reference's variant (for Arrow, the
@@ -42,7 +43,7 @@ use std::fmt::Write as _;
 use std::mem::{Discriminant, discriminant};
 use std::panic::{AssertUnwindSafe, Location, catch_unwind};
 
-use arrow_array::{Array, ArrayRef, Datum, Scalar};
+use arrow_array::{Array, ArrayRef, Datum, Scalar, StringArray};
 use arrow_buffer::i256;
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
@@ -50,7 +51,7 @@ use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType, Operand,
     OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, abs, add, arrow, binary,
-    binary_recycling, binary_to, conformance, div, mul, neg, rem, rescale, sub, unary,
+    binary_recycling, binary_to, cast, conformance, div, mul, neg, rem, rescale, sub, unary,
     unary_recycling,
 };
 use rstest::rstest;
@@ -62,9 +63,10 @@ use support::values::{Kind, Mix, Rng, native_range};
 const BINARY_CASES: usize = 3000;
 const UNARY_CASES: usize = 1500;
 const AGGREGATE_CASES: usize = 1000;
+const TEXT_CASES: usize = 500;
 
 /// Every public entry point, in the order of the printed table.
-const ENTRY_POINTS: [&str; 28] = [
+const ENTRY_POINTS: [&str; 29] = [
     "binary",
     "binary_to",
     "binary_recycling",
@@ -93,6 +95,7 @@ const ENTRY_POINTS: [&str; 28] = [
     "aggregate::avg_groups",
     "Accumulator::update+finish",
     "Accumulator::merge",
+    "cast::parse",
 ];
 
 /// The least number of calls each entry point must get.
@@ -992,6 +995,49 @@ fn unary_case(rng: &mut Rng, tally: &mut Tally, pools: &mut Pools, index: usize)
     tally.check("arrow::cast", &case, &flatten(&got, observe_arrow), &want);
 }
 
+/// Text read as decimals: the texts of a random column (now and then with
+/// whitespace and an exponent, or spoiled) cast to another type through
+/// `cast::parse`, and from `Utf8` through `arrow::cast`, whose failure under
+/// `safe: false` is arrow-cast's `CastError`.
+fn text_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
+    let options = random_options(rng);
+    let dtype = operand_type(rng, &options);
+    let width = storage_for(rng, dtype);
+    let rows = rng.below(MOST_ROWS + 1);
+    let column = random_column(rng, dtype, width, rows, VALUES);
+    let mut texts = column.to_strs();
+    for text in texts.iter_mut().flatten() {
+        if rng.percent(5) {
+            text.push('x');
+        } else if rng.percent(20) {
+            *text = format!(" {text}e0\t");
+        }
+    }
+    let to = rescale_target(rng, dtype, &options);
+    let rows_of = || texts.iter().map(Option::as_deref);
+    let case = format!("case {index}: {texts:?} as {to} under {options:?}");
+    let want = observe(&conformance::reference_parse(rows_of(), to, &options));
+    let got = attempt(|| cast::parse(rows_of(), to, &options));
+    tally.check("cast::parse", &case, &flatten(&got, observe), &want);
+
+    let to_width = arrow_width_for(rng, to);
+    let to_type = arrow_type_at(to, to_width);
+    let safe = rng.percent(50);
+    let case = format!("{case}; arrow::cast from Utf8 to {to_type} with safe: {safe}");
+    let policy = if safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
+    let arrow_profile = ArithmeticOptions::arrow(to_width).with_on_overflow(policy);
+    let want = match conformance::reference_parse(rows_of(), to, &arrow_profile) {
+        Err(DecimalError::Parse { .. }) => {
+            Err(Refusal::arrow(&ArrowError::CastError(String::new())))
+        }
+        reference => at_arrow_type(&reference, Ok(to_type.clone())),
+    };
+    let strings = StringArray::from(texts.clone());
+    let cast_options = CastOptions { safe, ..CastOptions::default() };
+    let got = attempt(|| arrow::cast(&strings, &to_type, &cast_options));
+    tally.check("arrow::cast", &case, &flatten(&got, observe_arrow), &want);
+}
+
 /// One aggregate through every entry point: whole-column, by group, and an
 /// accumulator fed in two batches, or two accumulators merged.
 fn aggregate_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
@@ -1087,6 +1133,9 @@ fn every_entry_point_agrees_with_the_reference() {
     }
     for index in 0..AGGREGATE_CASES {
         aggregate_case(&mut rng, &mut tally, index);
+    }
+    for index in 0..TEXT_CASES {
+        text_case(&mut rng, &mut tally, index);
     }
     println!("{}", tally.table());
     tally.assert_covers(&ENTRY_POINTS);
