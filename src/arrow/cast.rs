@@ -121,9 +121,11 @@ use crate::values::{DecimalArray, DecimalNative};
 /// let err = arrow::cast(&a, &DataType::Decimal32(4, 2), &strict).unwrap_err();
 /// assert!(matches!(err, ArrowError::InvalidArgumentError(_)), "{err}");
 /// assert!(err.to_string().contains("100.00 is too large to store in a Decimal32 of precision 4"), "{err}");
-/// // Any other cast is arrow-cast's own.
+/// // Decimals to strings write arrow-cast's text; strings read back, rounded.
 /// let text = arrow::cast(&a, &DataType::Utf8, &safe)?;
 /// assert_eq!(text.data_type(), &DataType::Utf8);
+/// let back = arrow::cast(&text, &DataType::Decimal32(4, 2), &safe)?;
+/// assert_eq!(back.as_any().downcast_ref::<Decimal32Array>().expect("Decimal32").value(0), -126);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
