@@ -76,6 +76,9 @@
 //! `round(x, 2)` of money at scale 4 (`kernels/round.rs`): Arrow's at
 //! DataFusion's type against `arrow_cast::cast`, and Trino's, which keeps
 //! the scale, against two casts.
+//! Casts between strings and decimals (`kernels/text_casts.rs`): `Utf8`
+//! money text to `Decimal64(15,2)` and `Decimal128(15,2)` to `Utf8`, against
+//! `arrow_cast::cast`.
 //!
 //! Spark profile (`arrow::binary` with `ArithmeticOptions::spark()`),
 //! `Decimal128(38,18)` mul and div to Spark's `Decimal128(38,6)`, against
@@ -129,6 +132,8 @@ mod paired;
 mod reuse;
 #[path = "kernels/round.rs"]
 mod round;
+#[path = "kernels/text_casts.rs"]
+mod text_casts;
 
 use std::sync::Arc;
 
@@ -948,5 +953,6 @@ fn main() {
     compare::mixed_types();
     reuse::recycled_arrow_profile();
     reuse::recycled_fixed_point_multiply();
+    text_casts::text_casts();
     harness::finish();
 }

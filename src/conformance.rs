@@ -267,6 +267,75 @@ pub fn reference_aggregate(
     reference_rows(total_groups, result, options, outcome, error)
 }
 
+/// The result the [semantics](crate::semantics) define for reading the
+/// string rows `texts` as decimals of type `to` (what
+/// [`cast::parse`](crate::cast::parse) must return): each text's exact value
+/// as a big integer, rounded once to `to`'s scale, then checked against its
+/// precision.
+///
+/// ```
+/// use decimal_kernels::{cast, conformance, ArithmeticOptions, DecimalType};
+/// let texts = [Some("1.005"), Some("-2.5e-2"), None, Some("1e400"), Some("x")];
+/// let to = DecimalType::try_new(5, 2)?;
+/// let opts = ArithmeticOptions::presto().with_on_overflow(decimal_kernels::OverflowPolicy::Null);
+/// let expected = conformance::reference_parse(texts, to, &opts)?;
+/// assert_eq!(expected, cast::parse(texts, to, &opts)?);
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+///
+/// # Errors
+/// As [`cast::parse`](crate::cast::parse): the profile's storage refusing
+/// `to`, and the first failing valid row under the `Error` overflow policy.
+pub fn reference_parse<'t>(
+    texts: impl IntoIterator<Item = Option<&'t str>>,
+    to: DecimalType,
+    options: &ArithmeticOptions,
+) -> Result<DecimalArray, DecimalError> {
+    let texts: Vec<Option<&str>> = texts.into_iter().collect();
+    profile_width(to, options)?;
+    let mode = crate::cast::text_rounding(options);
+    let outcome = |row: usize| {
+        let scanned = text::scan(texts[row]?).ok().filter(text::Scanned::has_digits);
+        Some(scanned.map_or(Exact::Overflow, |s| exact_text(&s, to, mode)))
+    };
+    let error = |row: usize, _: &Exact| {
+        let text = texts[row].unwrap_or_default();
+        let number = text::scan(text).is_ok_and(|s| s.has_digits());
+        let reason = if number { crate::cast::BEYOND_PRECISION } else { crate::cast::NOT_A_NUMBER };
+        DecimalError::Parse { row, text: text.to_owned(), dtype: to, reason }
+    };
+    reference_rows(texts.len(), to, options, outcome, error)
+}
+
+/// The exact value of `scanned` at `to`'s scale, rounded once with `mode`,
+/// or an overflow of `to`'s precision.
+fn exact_text(scanned: &text::Scanned<'_>, to: DecimalType, mode: crate::RoundingMode) -> Exact {
+    let digits = text::digits_value(scanned.integer.iter().chain(scanned.fraction));
+    let digits = if scanned.negative { -digits } else { digits };
+    let shift = i128::from(scanned.exponent.unwrap_or(0)) + i128::from(to.scale())
+        - scanned.fraction.len() as i128;
+    if digits.is_zero() {
+        return Exact::Value(digits);
+    }
+    // Bounded so the powers of ten stay small, without changing the outcome:
+    // a non-zero value moved up by more than the precision overflows either
+    // way, and one moved down by two digits more than it has is below a
+    // hundredth of the last place either way, on the same side of zero.
+    let length = (scanned.integer.len() + scanned.fraction.len()) as i128;
+    let shift = shift.clamp(-(length + 2), i128::from(to.precision()) + 1);
+    let exponent = u32::try_from(shift.unsigned_abs()).unwrap_or(u32::MAX);
+    let value = if shift >= 0 {
+        digits * text::pow10(exponent)
+    } else {
+        round(&digits, &text::pow10(exponent), mode)
+    };
+    if value.abs() > text::precision_limit(to.precision()) {
+        Exact::Overflow
+    } else {
+        Exact::Value(value)
+    }
+}
+
 /// The width the profile stores a result of one operand's type at.
 ///
 /// # Errors

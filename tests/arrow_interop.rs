@@ -582,12 +582,11 @@ fn cast_overflow_is_null_or_the_error_of_arrow(
     assert_eq!(format!("{theirs:?}"), error);
 }
 
-/// Casts that are not decimal to decimal are arrow-cast's own.
+/// Casts that are neither decimal to decimal nor between decimals and
+/// strings (`tests/text_casts.rs`) are arrow-cast's own.
 #[rstest]
 #[case::int_to_decimal(Arc::new(Int32Array::from(vec![Some(12), None])) as ArrayRef, DataType::Decimal128(10, 2))]
-#[case::decimal_to_text(Arc::new(decimal128(&[Some(1250), None], 10, 2)) as ArrayRef, DataType::Utf8)]
 #[case::decimal_to_float(Arc::new(decimal128(&[Some(-1250)], 10, 2)) as ArrayRef, DataType::Float64)]
-#[case::text_to_decimal(Arc::new(arrow_array::StringArray::from(vec!["1.255", "x"])) as ArrayRef, DataType::Decimal64(10, 2))]
 #[case::float_to_int(Arc::new(Float64Array::from(vec![1.5])) as ArrayRef, DataType::Int32)]
 fn other_casts_are_arrow_casts(#[case] array: ArrayRef, #[case] to_type: DataType) {
     for safe in [true, false] {

@@ -17,11 +17,11 @@
 //! `binary`, `binary_to`, `binary_recycling` and the named operators,
 //! `unary`, `unary_recycling`, `rescale`, `neg`, `abs`, their Arrow faces
 //! (`arrow::binary`, `binary_to`, `binary_recycling`, the arrow-arith
-//! drop-ins `add` .. `rem`, `arrow::cast`), and the aggregates (`sum`, `avg`,
+//! drop-ins `add` .. `rem`, `arrow::cast`), the aggregates (`sum`, `avg`,
 //! by group, and an `Accumulator` updated in two batches, or two merged),
-//! and the comparisons (`compare`, `eq` .. `gt_eq`, and their Arrow
-//! drop-ins `arrow::eq` .. `arrow::gt_eq`, against
-//! `conformance::reference_compare`).
+//! the comparisons (`compare`, `eq` .. `gt_eq`, and their Arrow drop-ins
+//! `arrow::eq` .. `arrow::gt_eq`, against `conformance::reference_compare`),
+//! and text read as decimals (`cast::parse`, `arrow::cast` from `Utf8`).
 //! Each must give the reference's values, validity and type (an Arrow result
 //! read back with `DecimalArray::from_arrow`, its `DataType` the planned or
 //! requested one), or an error of the reference's variant (for Arrow, the
@@ -45,7 +45,7 @@ use std::fmt::Write as _;
 use std::mem::{Discriminant, discriminant};
 use std::panic::{AssertUnwindSafe, Location, catch_unwind};
 
-use arrow_array::{Array, ArrayRef, BooleanArray, Datum, Scalar};
+use arrow_array::{Array, ArrayRef, BooleanArray, Datum, Scalar, StringArray};
 use arrow_buffer::{BooleanBuffer, i256};
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
@@ -53,7 +53,7 @@ use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, CompareOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
     NullableBuffer, Operand, OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, abs,
-    add, arrow, binary, binary_recycling, binary_to, conformance, div, mul, neg, rem, rescale, sub,
+    add, arrow, binary, binary_recycling, binary_to, cast, conformance, div, mul, neg, rem, rescale, sub,
     unary, unary_recycling,
 };
 use rstest::rstest;
@@ -68,10 +68,11 @@ const AGGREGATE_CASES: usize = 1000;
 /// Comparisons: enough that each of the six operators' functions gets its
 /// least number of calls.
 const COMPARE_CASES: usize = 1200;
+const TEXT_CASES: usize = 500;
 
 /// Every public entry point, in the order of the printed table (the table
 /// also counts the comparisons' reference against the scalar one).
-const ENTRY_POINTS: [&str; 41] = [
+const ENTRY_POINTS: [&str; 42] = [
     "binary",
     "binary_to",
     "binary_recycling",
@@ -113,6 +114,7 @@ const ENTRY_POINTS: [&str; 41] = [
     "arrow::lt_eq",
     "arrow::gt",
     "arrow::gt_eq",
+    "cast::parse",
 ];
 
 /// The least number of calls each entry point must get.
@@ -1012,6 +1014,49 @@ fn unary_case(rng: &mut Rng, tally: &mut Tally, pools: &mut Pools, index: usize)
     tally.check("arrow::cast", &case, &flatten(&got, observe_arrow), &want);
 }
 
+/// Text read as decimals: the texts of a random column (now and then with
+/// whitespace and an exponent, or spoiled) cast to another type through
+/// `cast::parse`, and from `Utf8` through `arrow::cast`, whose failure under
+/// `safe: false` is arrow-cast's `CastError`.
+fn text_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
+    let options = random_options(rng);
+    let dtype = operand_type(rng, &options);
+    let width = storage_for(rng, dtype);
+    let rows = rng.below(MOST_ROWS + 1);
+    let column = random_column(rng, dtype, width, rows, VALUES);
+    let mut texts = column.to_strs();
+    for text in texts.iter_mut().flatten() {
+        if rng.percent(5) {
+            text.push('x');
+        } else if rng.percent(20) {
+            *text = format!(" {text}e0\t");
+        }
+    }
+    let to = rescale_target(rng, dtype, &options);
+    let rows_of = || texts.iter().map(Option::as_deref);
+    let case = format!("case {index}: {texts:?} as {to} under {options:?}");
+    let want = observe(&conformance::reference_parse(rows_of(), to, &options));
+    let got = attempt(|| cast::parse(rows_of(), to, &options));
+    tally.check("cast::parse", &case, &flatten(&got, observe), &want);
+
+    let to_width = arrow_width_for(rng, to);
+    let to_type = arrow_type_at(to, to_width);
+    let safe = rng.percent(50);
+    let case = format!("{case}; arrow::cast from Utf8 to {to_type} with safe: {safe}");
+    let policy = if safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
+    let arrow_profile = ArithmeticOptions::arrow(to_width).with_on_overflow(policy);
+    let want = match conformance::reference_parse(rows_of(), to, &arrow_profile) {
+        Err(DecimalError::Parse { .. }) => {
+            Err(Refusal::arrow(&ArrowError::CastError(String::new())))
+        }
+        reference => at_arrow_type(&reference, Ok(to_type.clone())),
+    };
+    let strings = StringArray::from(texts.clone());
+    let cast_options = CastOptions { safe, ..CastOptions::default() };
+    let got = attempt(|| arrow::cast(&strings, &to_type, &cast_options));
+    tally.check("arrow::cast", &case, &flatten(&got, observe_arrow), &want);
+}
+
 /// One aggregate through every entry point: whole-column, by group, and an
 /// accumulator fed in two batches, or two accumulators merged.
 fn aggregate_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
@@ -1207,6 +1252,9 @@ fn every_entry_point_agrees_with_the_reference() {
     }
     for index in 0..COMPARE_CASES {
         compare_case(&mut rng, &mut tally, index);
+    }
+    for index in 0..TEXT_CASES {
+        text_case(&mut rng, &mut tally, index);
     }
     println!("{}", tally.table());
     tally.assert_covers(&ENTRY_POINTS);

@@ -85,6 +85,7 @@ mod compare;
 mod convert;
 mod number_cast;
 mod scalar;
+mod text_cast;
 mod unary;
 
 pub use aggregate::{avg, avg_groups, max, max_groups, min, min_groups, sum, sum_groups};

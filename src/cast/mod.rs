@@ -4,6 +4,11 @@
 
 mod float;
 pub(crate) mod integer;
+mod text;
 
 pub use float::{CastFloat, from_float, to_float};
 pub use integer::{CastInteger, from_integer, to_integer};
+#[cfg(feature = "arrow")]
+pub(crate) use text::parse_stored;
+pub(crate) use text::{BEYOND_PRECISION, NOT_A_NUMBER, text_rounding};
+pub use text::{format, parse};

@@ -42,6 +42,9 @@ pub(crate) enum Operation<'a> {
     /// The aggregate `op` over values of type `input` (planned only: the
     /// accumulator runs it).
     Aggregate { op: AggregateOp, input: DecimalType },
+    /// `rows` texts read as decimals of type `to` (run by [`fill`], with the
+    /// reader that fills the rows).
+    Parse { to: DecimalType, rows: usize },
 }
 
 /// A call as an entry point hands it over.
@@ -115,6 +118,7 @@ pub(crate) fn plan(
             (op.result_type_under(operand.dtype(), options)?, [operand.length(), None])
         }
         Operation::Aggregate { op, input } => (op.result_type(input, options)?, [None, None]),
+        Operation::Parse { to, rows } => (to, [Some(rows), None]),
     };
     let width = result_width(result, storage, options).ok_or_else(|| match operation {
         Operation::Binary { op, lhs, rhs, .. } => DecimalError::UnsupportedTypes {
@@ -123,10 +127,12 @@ pub(crate) fn plan(
             rhs: rhs.dtype(),
             reason: format!("{result} does not fit the result's storage"),
         },
-        Operation::Unary { .. } | Operation::Aggregate { .. } => DecimalError::StorageTooNarrow {
-            dtype: result,
-            width: refused_width(result, storage, options),
-        },
+        Operation::Unary { .. } | Operation::Aggregate { .. } | Operation::Parse { .. } => {
+            DecimalError::StorageTooNarrow {
+                dtype: result,
+                width: refused_width(result, storage, options),
+            }
+        }
     })?;
     Ok(Plan { result, width, rows: row_count(&lengths)? })
 }
@@ -183,7 +189,48 @@ pub(crate) fn run(request: Request<'_>) -> Result<DecimalArray, DecimalError> {
             input,
             reason: "an aggregate runs in its accumulator, not row by row".into(),
         }),
+        Operation::Parse { to, .. } => Err(DecimalError::Parse {
+            row: 0,
+            text: String::new(),
+            dtype: to,
+            reason: "text is read by its reader, through `fill`",
+        }),
     }
+}
+
+/// What writes the rows of an operation whose operands are not decimals
+/// (text to parse): one value per row at the planned width, and the null rows.
+pub(crate) trait FillRows {
+    /// Appends `plan.rows` values of type `plan.result` to `values` (empty,
+    /// possibly with recycled capacity), stored as `T`; returns the null rows.
+    ///
+    /// # Errors
+    /// The first failing row's error under the `Error` overflow policy.
+    fn fill<T: DecimalNative>(
+        self,
+        plan: Plan,
+        options: &ArithmeticOptions,
+        values: &mut Vec<T>,
+    ) -> Result<Option<NullBuffer>, DecimalError>;
+}
+
+/// Runs `request` (an [`Operation::Parse`]): plans it (result type, width,
+/// row count), then lets `rows` fill the result at the planned width.
+///
+/// # Errors
+/// As [`plan`]; what `rows` reports.
+pub(crate) fn fill(
+    request: Request<'_>,
+    rows: impl FillRows,
+) -> Result<DecimalArray, DecimalError> {
+    let Request { operation, storage, options, mut recycled } = request;
+    let plan = plan(operation, storage, options)?;
+    with_native!(plan.width, T => {
+        let mut values = recycled.take_values::<T>();
+        values.clear();
+        let nulls = rows.fill::<T>(plan, options, &mut values)?;
+        Ok(DecimalArray::from_parts(plan.result, T::into_values(ScalarBuffer::from(values)), nulls))
+    })
 }
 
 /// The result of a call with a null scalar side: every row null, nothing

@@ -21,33 +21,105 @@ pub(crate) fn precision_limit(precision: u8) -> BigInt {
     pow10(precision.into()) - 1u8
 }
 
+/// The reason given for text with anything but digits, one leading sign and
+/// one '.' (by the exact reading, which has no exponent and no whitespace).
+const ONLY_DIGITS: &str = "only digits, one optional sign and one optional '.' are allowed";
+
+/// A decimal text taken apart by [`scan`]: its value is
+/// `±(integer ++ fraction) · 10^(exponent − fraction.len())`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Scanned<'t> {
+    /// A leading `-`.
+    pub(crate) negative: bool,
+    /// The digits before the point (ASCII digits, possibly none).
+    pub(crate) integer: &'t [u8],
+    /// The digits after the point (ASCII digits, possibly none).
+    pub(crate) fraction: &'t [u8],
+    /// The exponent after `e` or `E`, saturated at `i64`'s bounds (any
+    /// exponent that large moves every non-zero digit beyond every decimal).
+    pub(crate) exponent: Option<i64>,
+    /// Whether ASCII whitespace surrounded the number.
+    pub(crate) padded: bool,
+}
+
+impl Scanned<'_> {
+    /// Whether there is a digit before or after the point.
+    pub(crate) fn has_digits(&self) -> bool {
+        !self.integer.is_empty() || !self.fraction.is_empty()
+    }
+}
+
+/// `text` taken apart as
+/// `[whitespace] [+|-] [digits] [. [digits]] [(e|E) [+|-] digits] [whitespace]`,
+/// whitespace being ASCII's (`u8::is_ascii_whitespace`). Mantissa digits are
+/// not required here: [`Scanned::has_digits`] tells. One pass over the bytes.
+///
+/// # Errors
+/// The reason, for any other character or an exponent without digits.
+// Inlined into the cast's row loop: the parts stay in registers.
+#[inline(always)]
+pub(crate) fn scan(text: &str) -> Result<Scanned<'_>, &'static str> {
+    let bytes = text.as_bytes();
+    let trimmed = bytes.trim_ascii();
+    let padded = trimmed.len() != bytes.len();
+    let (negative, rest) = split_sign(trimmed);
+    let (integer, rest) = split_digits(rest);
+    let (fraction, rest) = match rest.split_first() {
+        Some((b'.', after)) => split_digits(after),
+        _ => (&[][..], rest),
+    };
+    let exponent = match rest.split_first() {
+        None => None,
+        Some((b'e' | b'E', after)) => Some(scan_exponent(after).ok_or(ONLY_DIGITS)?),
+        Some(_) => return Err(ONLY_DIGITS),
+    };
+    Ok(Scanned { negative, integer, fraction, exponent, padded })
+}
+
+/// An optional leading sign: whether it is `-`, and what follows it.
+fn split_sign(bytes: &[u8]) -> (bool, &[u8]) {
+    match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, bytes),
+    }
+}
+
+/// The leading ASCII digits of `bytes`, and what follows them.
+fn split_digits(bytes: &[u8]) -> (&[u8], &[u8]) {
+    let digits = bytes.iter().position(|b| !b.is_ascii_digit()).unwrap_or(bytes.len());
+    bytes.split_at(digits)
+}
+
+/// `[+|-] digits` (all of `bytes`), saturated at `i64`'s bounds.
+fn scan_exponent(bytes: &[u8]) -> Option<i64> {
+    let (negative, digits) = split_sign(bytes);
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let magnitude =
+        digits.iter().fold(0_i64, |e, &d| e.saturating_mul(10).saturating_add(i64::from(d - b'0')));
+    Some(if negative { -magnitude } else { magnitude })
+}
+
 /// The stored integer of `text` in `dtype`, exactly.
 pub(crate) fn parse(text: &str, dtype: DecimalType) -> Result<BigInt, DecimalError> {
     let fail = |reason| DecimalError::Parse { row: 0, text: text.to_owned(), dtype, reason };
-    let (negative, unsigned) = match text.as_bytes().first() {
-        Some(b'-') => (true, &text[1..]),
-        Some(b'+') => (false, &text[1..]),
-        _ => (false, text),
-    };
-    let (integer, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
-    if integer.is_empty() && fraction.is_empty() {
+    let scanned = scan(text).map_err(fail)?;
+    if scanned.padded || scanned.exponent.is_some() {
+        return Err(fail(ONLY_DIGITS));
+    }
+    if !scanned.has_digits() {
         return Err(fail("no digits"));
     }
-    if !integer.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()) {
-        return Err(fail("only digits, one optional sign and one optional '.' are allowed"));
-    }
+    let Scanned { negative, integer, fraction, .. } = scanned;
     // Leading integer zeros and trailing fraction zeros carry no value.
-    let integer = integer.trim_start_matches('0');
-    let fraction = fraction.trim_end_matches('0');
+    let integer = strip_leading_zeros(integer);
+    let fraction = strip_trailing_zeros(fraction);
     if integer.len() + fraction.len() > MAX_SIGNIFICANT_DIGITS {
         return Err(fail("more digits than any decimal holds"));
     }
-    let digits = format!("{integer}{fraction}");
-    let magnitude = if digits.is_empty() {
-        BigInt::zero()
-    } else {
-        digits.parse::<BigInt>().map_err(|_| fail("not a number"))?
-    };
+    let magnitude = digits_value(integer.iter().chain(fraction));
     // The text means magnitude * 10^-fraction_len; stored = that * 10^scale.
     let exponent = i64::from(dtype.scale()) - fraction.len() as i64;
     let stored = if exponent >= 0 {
@@ -67,6 +139,34 @@ pub(crate) fn parse(text: &str, dtype: DecimalType) -> Result<BigInt, DecimalErr
         return Err(fail("more digits than the precision"));
     }
     Ok(if negative { -stored } else { stored })
+}
+
+/// The integer the ASCII `digits` spell, exactly.
+pub(crate) fn digits_value<'d>(digits: impl Iterator<Item = &'d u8>) -> BigInt {
+    // Nineteen digits at a time fit a u64: one big multiplication per chunk.
+    let mut value = BigInt::zero();
+    let (mut chunk, mut chunk_len) = (0_u64, 0_u32);
+    for &d in digits {
+        chunk = chunk * 10 + u64::from(d - b'0');
+        chunk_len += 1;
+        if chunk_len == 19 {
+            value = value * pow10(chunk_len) + chunk;
+            (chunk, chunk_len) = (0, 0);
+        }
+    }
+    value * pow10(chunk_len) + chunk
+}
+
+/// `digits` without its leading `0`s.
+pub(crate) fn strip_leading_zeros(digits: &[u8]) -> &[u8] {
+    let start = digits.iter().position(|&b| b != b'0').unwrap_or(digits.len());
+    &digits[start..]
+}
+
+/// `digits` without its trailing `0`s.
+pub(crate) fn strip_trailing_zeros(digits: &[u8]) -> &[u8] {
+    let end = digits.iter().rposition(|&b| b != b'0').map_or(0, |i| i + 1);
+    &digits[..end]
 }
 
 /// The canonical text of stored integer `value` at `scale`: optional `-`,

@@ -98,7 +98,10 @@
 //! for `sum` and `avg` (by group, whole, and through partitioned
 //! accumulators whose states cross Arrow arrays) against
 //! [`reference_aggregate`](decimal_kernels::conformance::reference_aggregate), and [`check_text`]
-//! for parsing.
+//! for parsing: the exact reading (`DecimalScalar::parse`) round-trips, and the
+//! cast ([`cast::parse`](decimal_kernels::cast::parse)) of the same text
+//! equals [`reference_parse`](decimal_kernels::conformance::reference_parse)
+//! under every rounding mode and both overflow policies.
 //! Neither may panic on any input. The crate's fuzz targets (`fuzz/`) are one
 //! line each on top of these, and the inputs kept from their runs
 //! (`fuzz/regressions/`) are replayed by `cargo test`; an engine can fuzz its
@@ -122,12 +125,12 @@ use decimal_kernels::aggregate::{
     Accumulator, AggregateOp, AggregateState, avg, avg_groups, sum, sum_groups,
 };
 use decimal_kernels::conformance::{
-    ConformanceError, Mismatch, compare, reference_aggregate, reference_unary,
+    ConformanceError, Mismatch, compare, reference_aggregate, reference_parse, reference_unary,
 };
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalNative, DecimalScalar,
     DecimalType, MAX_PRECISION, Operand, OverflowPolicy, RoundingMode, StorageWidth, UnaryOp,
-    binary, unary,
+    binary, cast, unary,
 };
 // The arrow-buffer types of the major `decimal-kernels` builds on, as the
 // kernels crate re-exports them.
@@ -782,7 +785,9 @@ impl std::error::Error for TextMismatch {}
 /// Parses the text in `bytes` (after two bytes giving the type) as a scalar
 /// and as a one-row column: both agree, a parsed value prints as text that
 /// parses back to the same value, and a rejection is a parse error naming the
-/// text.
+/// text. Then casts the text with `cast::parse` under every rounding mode and
+/// both overflow policies: the reference's result, and an exact reading's
+/// value unchanged.
 ///
 /// # Errors
 /// A [`TextMismatch`] describing the disagreement.
@@ -795,6 +800,7 @@ pub fn check_text(bytes: &[u8]) -> Result<(), TextMismatch> {
     let fail = |problem: String| TextMismatch { text: text.clone(), dtype, problem };
     let scalar = DecimalScalar::parse(dtype, &text);
     let column = DecimalArray::from_strs(dtype, &[Some(text.as_str())]);
+    check_cast_text(&text, dtype, column.as_ref().ok()).map_err(fail)?;
     match (&scalar, &column) {
         (Ok(s), Ok(c)) => {
             if c.scalar(0).as_ref() != Some(s) {
@@ -815,6 +821,33 @@ pub fn check_text(bytes: &[u8]) -> Result<(), TextMismatch> {
         }
         _ => Err(fail(format!("scalar {scalar:?}, column {column:?}"))),
     }
+}
+
+/// `text` cast to `dtype` by `cast::parse` under every rounding mode and both
+/// overflow policies equals `reference_parse`, and equals `exact` (the exact
+/// reading, when there is one) whatever the mode.
+fn check_cast_text(
+    text: &str,
+    dtype: DecimalType,
+    exact: Option<&DecimalArray>,
+) -> Result<(), String> {
+    for mode in RoundingMode::ALL {
+        for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
+            let options =
+                ArithmeticOptions::fixed_point().with_rounding(mode).with_on_overflow(policy);
+            let got = cast::parse([Some(text)], dtype, &options);
+            let want = reference_parse([Some(text)], dtype, &options);
+            if got != want {
+                return Err(format!("cast under {options:?}: {got:?}, reference {want:?}"));
+            }
+            if let (Some(exact), Ok(got)) = (exact, &got)
+                && got != exact
+            {
+                return Err(format!("cast under {options:?}: {got:?}, exact reading {exact:?}"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One aggregate call decoded from bytes: the aggregate, options, a column,

@@ -1,0 +1,116 @@
+//! [`cast`](super::cast) between Arrow strings (`Utf8`, `LargeUtf8`,
+//! `Utf8View`) and Arrow decimals (`Decimal32/64/128/256`): reading through
+//! [`crate::cast::parse`] under the Arrow profile (half away from zero),
+//! writing through [`crate::cast::format`] (arrow-cast's text).
+
+use std::sync::Arc;
+
+use arrow_array::builder::{GenericStringBuilder, StringViewBuilder};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, OffsetSizeTrait};
+use arrow_cast::CastOptions;
+use arrow_schema::{ArrowError, DataType};
+
+use crate::arrow::cast::validate_arrow_decimal;
+use crate::arrow::convert::{decimal_type, decimal_width};
+use crate::cast::{NOT_A_NUMBER, format, parse_stored};
+use crate::rules::storage::ResultStorage;
+use crate::types::{ArithmeticOptions, DecimalError, OverflowPolicy, RoundingMode};
+use crate::values::DecimalArray;
+
+/// Whether `data_type` is one of Arrow's three string types.
+fn is_text(data_type: &DataType) -> bool {
+    matches!(data_type, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+}
+
+/// The cast of `array` to `to_type` when one is an Arrow string type and the
+/// other an Arrow decimal; `None` for any other pair.
+pub(super) fn text_cast(
+    array: &dyn Array,
+    to_type: &DataType,
+    options: &CastOptions<'_>,
+) -> Option<Result<ArrayRef, ArrowError>> {
+    let from = array.data_type();
+    if is_text(from) && decimal_width(to_type).is_some() {
+        Some(text_to_decimal(array, to_type, options))
+    } else if decimal_width(from).is_some() && is_text(to_type) {
+        Some(decimal_to_text(array, to_type))
+    } else {
+        None
+    }
+}
+
+/// The string rows of `array` read as decimals of `to_type`.
+fn text_to_decimal(
+    array: &dyn Array,
+    to_type: &DataType,
+    options: &CastOptions<'_>,
+) -> Result<ArrayRef, ArrowError> {
+    validate_arrow_decimal(to_type)?;
+    let (to, width) = decimal_type(to_type)?;
+    let on_failure = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
+    let read = ArithmeticOptions::arrow(width)
+        .with_rounding(RoundingMode::HalfUp)
+        .with_on_overflow(on_failure);
+    let storage = ResultStorage::Exact(width);
+    let parsed = match array.data_type() {
+        DataType::Utf8 => parse_stored(array.as_string::<i32>().iter(), to, &read, storage),
+        DataType::LargeUtf8 => parse_stored(array.as_string::<i64>().iter(), to, &read, storage),
+        _ => parse_stored(array.as_string_view().iter(), to, &read, storage),
+    };
+    match parsed {
+        Ok(decimals) => Ok(decimals.to_arrow()),
+        // arrow-cast's message for a row that fails a cast from strings.
+        Err(DecimalError::Parse { text, reason, .. }) => {
+            let why = if reason == NOT_A_NUMBER {
+                "invalid decimal format"
+            } else {
+                "value does not fit"
+            };
+            Err(ArrowError::CastError(format!(
+                "Cannot cast string '{text}' to value of {to_type} type: {why}"
+            )))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The decimals of `array` as arrow-cast's text, in an array of `to_type`.
+fn decimal_to_text(array: &dyn Array, to_type: &DataType) -> Result<ArrayRef, ArrowError> {
+    let decimals = DecimalArray::from_arrow(array)?;
+    // Most texts are the precision's digits, a sign and a point.
+    let bytes = decimals.len() * (usize::from(decimals.dtype().precision()) + 2);
+    match to_type {
+        DataType::Utf8 => offset_text::<i32>(&decimals, bytes),
+        DataType::LargeUtf8 => offset_text::<i64>(&decimals, bytes),
+        _ => {
+            let mut builder = StringViewBuilder::with_capacity(decimals.len());
+            format(&decimals, |text| builder.append_option(text));
+            Ok(Arc::new(builder.finish()))
+        }
+    }
+}
+
+/// The texts of `decimals` in a string array with offsets `O`.
+///
+/// # Errors
+/// [`ArrowError::OffsetOverflowError`] when the texts are more bytes than
+/// `O` can address (where arrow-rs's builder would panic).
+fn offset_text<O: OffsetSizeTrait>(
+    decimals: &DecimalArray,
+    bytes: usize,
+) -> Result<ArrayRef, ArrowError> {
+    let limit = O::MAX_OFFSET;
+    let mut builder = GenericStringBuilder::<O>::with_capacity(decimals.len(), bytes.min(limit));
+    let mut total = 0_usize;
+    format(decimals, |text| {
+        total = total.saturating_add(text.map_or(0, str::len));
+        if total <= limit {
+            builder.append_option(text);
+        }
+    });
+    if total > limit {
+        return Err(ArrowError::OffsetOverflowError(total));
+    }
+    Ok(Arc::new(builder.finish()))
+}
