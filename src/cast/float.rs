@@ -60,10 +60,13 @@ mod sealed {
 pub trait CastFloat: ArrowNativeType + core::fmt::Display + sealed::Sealed {
     /// The type's name (`f64`), for errors.
     const NAME: &'static str;
-    /// `a * 10^-scale` when it is the correctly rounded result of one
-    /// operation on two exact floats.
+    /// `10^|scale|` when it is exact in this type.
     #[doc(hidden)]
-    fn exact_quotient(a: i64, scale: i8) -> Option<Self>;
+    fn exact_power(scale: i8) -> Option<Self>;
+    /// `a / power` (`a * power` when `!divide`) when `a` is exact in this
+    /// type: one correctly rounded operation on two exact floats.
+    #[doc(hidden)]
+    fn exact_quotient(a: i64, power: Self, divide: bool) -> Option<Self>;
     /// The float nearest the decimal number `text` (Rust's parsing rounds
     /// correctly).
     #[doc(hidden)]
@@ -78,15 +81,17 @@ pub trait CastFloat: ArrowNativeType + core::fmt::Display + sealed::Sealed {
 
 impl CastFloat for f64 {
     const NAME: &'static str = "f64";
-    fn exact_quotient(a: i64, scale: i8) -> Option<Self> {
+    fn exact_power(scale: i8) -> Option<Self> {
         const POWERS: [f64; 23] = [
             1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
         ];
-        let power = *POWERS.get(usize::from(scale.unsigned_abs()))?;
+        POWERS.get(usize::from(scale.unsigned_abs())).copied()
+    }
+    fn exact_quotient(a: i64, power: Self, divide: bool) -> Option<Self> {
         #[expect(clippy::cast_precision_loss, reason = "below 2^53: exact")]
         let a = (a.unsigned_abs() < 1 << 53).then_some(a as f64)?;
-        Some(if scale >= 0 { a / power } else { a * power })
+        Some(if divide { a / power } else { a * power })
     }
     fn parse_nearest(text: &str) -> Self {
         text.parse().unwrap_or(f64::NAN)
@@ -101,12 +106,14 @@ impl CastFloat for f64 {
 
 impl CastFloat for f32 {
     const NAME: &'static str = "f32";
-    fn exact_quotient(a: i64, scale: i8) -> Option<Self> {
+    fn exact_power(scale: i8) -> Option<Self> {
         const POWERS: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
-        let power = *POWERS.get(usize::from(scale.unsigned_abs()))?;
+        POWERS.get(usize::from(scale.unsigned_abs())).copied()
+    }
+    fn exact_quotient(a: i64, power: Self, divide: bool) -> Option<Self> {
         #[expect(clippy::cast_precision_loss, reason = "below 2^24: exact")]
         let a = (a.unsigned_abs() < 1 << 24).then_some(a as f32)?;
-        Some(if scale >= 0 { a / power } else { a * power })
+        Some(if divide { a / power } else { a * power })
     }
     fn parse_nearest(text: &str) -> Self {
         text.parse().unwrap_or(f32::NAN)
@@ -120,9 +127,16 @@ impl CastFloat for f32 {
     }
 }
 
-/// The float nearest the stored decimal `a` at `scale`.
-fn nearest<F: CastFloat, T: DecimalNative>(a: T, scale: i8, text: &mut String) -> F {
-    if let Some(quotient) = a.to_i64().and_then(|a| F::exact_quotient(a, scale)) {
+/// The float nearest the stored decimal `a` at `scale`; `power` is
+/// `10^|scale|` when exact in `F`.
+fn nearest<F: CastFloat, T: DecimalNative>(
+    a: T,
+    scale: i8,
+    power: Option<F>,
+    text: &mut String,
+) -> F {
+    let exact = power.zip(a.to_i64()).and_then(|(p, a)| F::exact_quotient(a, p, scale >= 0));
+    if let Some(quotient) = exact {
         return quotient;
     }
     text.clear();
@@ -156,12 +170,14 @@ pub fn to_float<'a, F: CastFloat>(
     let scale = operand.dtype().scale();
     let (rows, nulls) = cast_rows(operand);
     let mut text = String::new();
+    let power = F::exact_power(scale);
     let values: Vec<F> = match operand {
         Operand::Array(a) => with_buffer!(a.values(), b => {
-            b.iter().map(|&v| nearest::<F, _>(v, scale, &mut text)).collect()
+            b.iter().map(|&v| nearest::<F, _>(v, scale, power, &mut text)).collect()
         }),
         Operand::Scalar(s) => {
-            let value = s.value().map_or(F::default(), |v| nearest::<F, _>(v, scale, &mut text));
+            let nearest = |v| nearest::<F, _>(v, scale, power, &mut text);
+            let value = s.value().map_or(F::default(), nearest);
             vec![value; rows]
         }
     };
@@ -206,6 +222,8 @@ enum FloatValue {
 /// integers where `u128` does not serve.
 struct Target {
     scale: i8,
+    /// `10^scale` for `0 <= scale <= 22`, where `m * 10^scale` fits `u128`.
+    power: Option<u128>,
     mode: RoundingMode,
     limit: Option<u128>,
     big_limit: BigInt,
@@ -229,36 +247,50 @@ impl Target {
         if value.abs() > self.big_limit { Stored::Fails } else { Stored::Big(value) }
     }
 
-    /// `x`'s exact binary value at the target scale.
-    fn exact(&self, x: f64) -> Stored {
+    /// `x`'s exact binary value at the target scale, when `u128` serves
+    /// (`0 <= s <= 22`, a product within `2^127`) and the result is within
+    /// the precision: the stored integer; `None` otherwise (NaN, infinities,
+    /// overflow and the rest are [`exact`](Self::exact)'s).
+    #[inline]
+    fn exact_small(&self, x: f64) -> Option<i128> {
+        let power = self.power?;
         let bits = x.to_bits();
-        let negative = x.is_sign_negative();
-        let biased = i32::try_from((bits >> 52) & 0x7ff).unwrap_or(0);
-        let fraction = u128::from(bits & ((1 << 52) - 1));
+        let biased = i32::try_from((bits >> 52) & 0x7ff).ok()?;
         if biased == 0x7ff {
-            return Stored::Fails;
+            return None;
         }
+        let fraction = u128::from(bits & ((1 << 52) - 1));
         let (m, e) =
             if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) };
-        if let Ok(s) = u32::try_from(self.scale)
-            && s <= 22
-        {
-            let n = m * 10u128.pow(s);
-            if e >= 0 {
-                // `n < 2^127`: a shift that keeps it below `2^127` is exact.
-                if n.leading_zeros() > e.unsigned_abs() {
-                    return self.checked(n << e, negative);
-                }
-            } else {
-                let k = e.unsigned_abs();
-                let (q, half, exact) = if k >= 128 {
-                    (0, Ordering::Less, n == 0)
-                } else {
-                    let dropped = n & ((1 << k) - 1);
-                    (n >> k, dropped.cmp(&(1 << (k - 1))), dropped == 0)
-                };
-                return self.checked(rounded_up(q, half, exact, negative, self.mode), negative);
+        let negative = x.is_sign_negative();
+        let n = m * power;
+        let magnitude = if e >= 0 {
+            // `n < 2^127`: a shift that keeps it below `2^127` is exact.
+            if n.leading_zeros() <= e.unsigned_abs() {
+                return None;
             }
+            n << e
+        } else {
+            let k = e.unsigned_abs();
+            let (q, half, exact) = if k >= 128 {
+                (0, Ordering::Less, n == 0)
+            } else {
+                let dropped = n & ((1 << k) - 1);
+                (n >> k, dropped.cmp(&(1 << (k - 1))), dropped == 0)
+            };
+            rounded_up(q, half, exact, negative, self.mode)
+        };
+        if self.limit.is_some_and(|limit| magnitude > limit) {
+            return None;
+        }
+        let magnitude = i128::try_from(magnitude).ok()?;
+        Some(if negative { -magnitude } else { magnitude })
+    }
+
+    /// `x`'s exact binary value at the target scale.
+    fn exact(&self, x: f64) -> Stored {
+        if let Some(stored) = self.exact_small(x) {
+            return Stored::Small(stored);
         }
         match float_fraction(x) {
             Some((num, den)) => self.big(fraction_at_scale(&num, &den, self.scale, self.mode)),
@@ -351,6 +383,7 @@ pub fn from_float<F: CastFloat>(
     let big_limit = precision_limit(to.precision());
     let target = Target {
         scale: to.scale(),
+        power: u32::try_from(to.scale()).ok().filter(|&s| s <= 22).map(|s| 10u128.pow(s)),
         mode: decimal_rounding(options),
         limit: big_limit.to_u128(),
         big_limit,
@@ -365,6 +398,14 @@ pub fn from_float<F: CastFloat>(
         let mut out: Vec<T> = Vec::with_capacity(values.len());
         for (row, &x) in values.iter().enumerate() {
             let x = x.widened();
+            let small = match target.value {
+                FloatValue::Exact => target.exact_small(x),
+                FloatValue::ShortestText => None,
+            };
+            if let Some(v) = small {
+                out.push(T::from_i256(i256::from_i128(v)).unwrap_or_default());
+                continue;
+            }
             let cast = match target.value {
                 FloatValue::Exact => target.exact(x),
                 FloatValue::ShortestText => target.shortest(x, &mut text),
