@@ -2,7 +2,8 @@
 //! reference of `decimal_kernels::conformance`.
 //!
 //! A seeded generator draws a few thousand calls: an operator (`+ - * / %`,
-//! `rescale`, `neg`, `abs`, `sum`, `avg`), a profile (FixedPoint, Arrow at
+//! `rescale`, `neg`, `abs`, `round`, `floor`, `ceil`, `trunc` to any number
+//! of digits, `sum`, `avg`), a profile (FixedPoint, Arrow at
 //! I32/I64/I128/I256, Spark with and without precision loss, Presto), a
 //! rounding mode, the overflow and division-by-zero policies, operand types
 //! of 1 to 76 digits (scales from -76 up to the precision, the most a
@@ -15,13 +16,15 @@
 //!
 //! Each call is made through every entry point that accepts its shape:
 //! `binary`, `binary_to`, `binary_recycling` and the named operators,
-//! `unary`, `unary_recycling`, `rescale`, `neg`, `abs`, their Arrow faces
-//! (`arrow::binary`, `binary_to`, `binary_recycling`, the arrow-arith
-//! drop-ins `add` .. `rem`, `arrow::cast`), the aggregates (`sum`, `avg`,
-//! by group, and an `Accumulator` updated in two batches, or two merged),
-//! the comparisons (`compare`, `eq` .. `gt_eq`, and their Arrow drop-ins
-//! `arrow::eq` .. `arrow::gt_eq`, against `conformance::reference_compare`),
-//! and text read as decimals (`cast::parse`, `arrow::cast` from `Utf8`).
+//! `unary`, `unary_recycling`, `rescale`, `neg`, `abs`, `round` .. `trunc`,
+//! their Arrow faces (`arrow::binary`, `binary_to`, `binary_recycling`, the
+//! arrow-arith drop-ins `add` .. `rem`, `arrow::cast`, and on arrays
+//! `arrow::neg`, `abs`, `round` .. `trunc` under the Arrow profile), the
+//! aggregates (`sum`, `avg`, by group, and an `Accumulator` updated in two
+//! batches, or two merged), the comparisons (`compare`, `eq` .. `gt_eq`, and
+//! their Arrow drop-ins `arrow::eq` .. `arrow::gt_eq`, against
+//! `conformance::reference_compare`), and text read as decimals
+//! (`cast::parse`, `arrow::cast` from `Utf8`).
 //! Each must give the reference's values, validity and type (an Arrow result
 //! read back with `DecimalArray::from_arrow`, its `DataType` the planned or
 //! requested one), or an error of the reference's variant (for Arrow, the
@@ -52,9 +55,9 @@ use arrow_schema::{ArrowError, DataType};
 use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, CompareOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
-    NullableBuffer, Operand, OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, abs,
-    add, arrow, binary, binary_recycling, binary_to, cast, conformance, div, mul, neg, rem, rescale, sub,
-    unary, unary_recycling,
+    NullableBuffer, Operand, OverflowPolicy, RoundFunction, RoundingMode, Semantics, StorageWidth,
+    UnaryOp, abs, add, arrow, binary, binary_recycling, binary_to, cast, ceil, conformance, div,
+    floor, mul, neg, rem, rescale, round, sub, trunc, unary, unary_recycling,
 };
 use rstest::rstest;
 use support::types::{ARROW_WIDTHS, column_from_strs, dec, pow10};
@@ -63,7 +66,7 @@ use support::values::{Kind, Mix, Rng, native_range};
 /// Calls of two operands, of one, and aggregates: together a few thousand,
 /// a few seconds in a debug build.
 const BINARY_CASES: usize = 3000;
-const UNARY_CASES: usize = 1500;
+const UNARY_CASES: usize = 2800;
 const AGGREGATE_CASES: usize = 1000;
 /// Comparisons: enough that each of the six operators' functions gets its
 /// least number of calls.
@@ -72,7 +75,7 @@ const TEXT_CASES: usize = 500;
 
 /// Every public entry point, in the order of the printed table (the table
 /// also counts the comparisons' reference against the scalar one).
-const ENTRY_POINTS: [&str; 42] = [
+const ENTRY_POINTS: [&str; 52] = [
     "binary",
     "binary_to",
     "binary_recycling",
@@ -86,6 +89,10 @@ const ENTRY_POINTS: [&str; 42] = [
     "rescale",
     "neg",
     "abs",
+    "round",
+    "floor",
+    "ceil",
+    "trunc",
     "arrow::binary",
     "arrow::binary_to",
     "arrow::binary_recycling",
@@ -95,6 +102,12 @@ const ENTRY_POINTS: [&str; 42] = [
     "arrow::div",
     "arrow::rem",
     "arrow::cast",
+    "arrow::neg",
+    "arrow::abs",
+    "arrow::round",
+    "arrow::floor",
+    "arrow::ceil",
+    "arrow::trunc",
     "aggregate::sum",
     "aggregate::avg",
     "aggregate::sum_groups",
@@ -826,7 +839,58 @@ fn named_unary(
         UnaryOp::Rescale { to } => ("rescale", attempt(|| rescale(operand, to, options))),
         UnaryOp::Neg => ("neg", attempt(|| neg(operand, options))),
         UnaryOp::Abs => ("abs", attempt(|| abs(operand, options))),
+        UnaryOp::Round { function, digits } => {
+            let (name, named): (_, fn(Operand<'_>, i32, &ArithmeticOptions) -> _) = match function {
+                RoundFunction::Round => ("round", |x, d, o| round(x, d, o)),
+                RoundFunction::Floor => ("floor", |x, d, o| floor(x, d, o)),
+                RoundFunction::Ceil => ("ceil", |x, d, o| ceil(x, d, o)),
+                RoundFunction::Trunc => ("trunc", |x, d, o| trunc(x, d, o)),
+            };
+            (name, attempt(|| named(operand, digits, options)))
+        }
         other => panic!("no named operator for {other}: add it here"),
+    }
+}
+
+/// The Arrow face of the operator of one operand `op` on `column` (the
+/// Arrow profile at its Arrow width): its name, its outcome and the
+/// reference's; `None` for an operator without one.
+fn arrow_unary(op: UnaryOp, column: &DecimalArray) -> Option<(&'static str, Seen, Seen)> {
+    let array = column.to_arrow();
+    let a = array.as_ref();
+    let (name, got) = match op {
+        UnaryOp::Neg => ("arrow::neg", attempt(|| arrow::neg(a))),
+        UnaryOp::Abs => ("arrow::abs", attempt(|| arrow::abs(a))),
+        UnaryOp::Round { function: RoundFunction::Round, digits } => {
+            ("arrow::round", attempt(|| arrow::round(a, digits)))
+        }
+        UnaryOp::Round { function: RoundFunction::Floor, digits } => {
+            ("arrow::floor", attempt(|| arrow::floor(a, digits)))
+        }
+        UnaryOp::Round { function: RoundFunction::Ceil, digits } => {
+            ("arrow::ceil", attempt(|| arrow::ceil(a, digits)))
+        }
+        UnaryOp::Round { function: RoundFunction::Trunc, digits } => {
+            ("arrow::trunc", attempt(|| arrow::trunc(a, digits)))
+        }
+        _ => return None,
+    };
+    let read = DecimalArray::from_arrow(a).expect("the crate's own Arrow array reads back");
+    let options = ArithmeticOptions::arrow(read.width());
+    let reference = conformance::reference_unary(op, &read, &options);
+    let data_type = op.result_type_under(read.dtype(), &options);
+    let want = at_arrow_type(&reference, data_type.map(|t| arrow::data_type(t, read.width())));
+    Some((name, flatten(&got, observe_arrow), want))
+}
+
+/// Digits to round an operand of scale `scale` to: around the scale (fewer,
+/// the same, more), far below it, or the ends of `i32`.
+fn round_digits(rng: &mut Rng, scale: i8) -> i32 {
+    let near = |rng: &mut Rng, lo, hi| i32::from(scale) + i32::try_from(rng.range(lo, hi)).unwrap();
+    match rng.below(8) {
+        0 => rng.pick(&[i32::MIN, i32::MAX, -1000, 1000]),
+        1 => near(rng, -90, -20),
+        _ => near(rng, -6, 3),
     }
 }
 
@@ -978,10 +1042,14 @@ fn rescale_target(rng: &mut Rng, from: DecimalType, options: &ArithmeticOptions)
 fn unary_case(rng: &mut Rng, tally: &mut Tally, pools: &mut Pools, index: usize) {
     let options = random_options(rng);
     let dtype = operand_type(rng, &options);
-    let op = match rng.below(4) {
+    let op = match rng.below(7) {
         0 | 1 => UnaryOp::Rescale { to: rescale_target(rng, dtype, &options) },
         2 => UnaryOp::Neg,
-        _ => UnaryOp::Abs,
+        3 => UnaryOp::Abs,
+        _ => UnaryOp::Round {
+            function: rng.pick(&RoundFunction::ALL),
+            digits: round_digits(rng, dtype.scale()),
+        },
     };
     let width = storage_for(rng, dtype);
     let rows = rng.below(MOST_ROWS + 1);
@@ -998,6 +1066,13 @@ fn unary_case(rng: &mut Rng, tally: &mut Tally, pools: &mut Pools, index: usize)
     let got = attempt(|| unary_recycling(op, operand, &options, recycled));
     tally.check("unary_recycling", &case, &flatten(&got, observe), &want);
     pools.native.put(rng, (tally, "unary_recycling", &case), shared, got);
+
+    // The Arrow faces of `neg`, `abs` and the roundings take arrays only.
+    if side.scalar.is_none()
+        && let Some((name, got, want)) = arrow_unary(op, &side.column)
+    {
+        tally.check(name, &format!("{case}; {name}"), &got, &want);
+    }
 
     // `arrow::cast` takes arrays only, and casts decimals by a rescale.
     let (UnaryOp::Rescale { to }, None) = (op, &side.scalar) else {

@@ -476,18 +476,20 @@ fn add_grouped_narrow(
     groups: &[usize],
     nulls: Option<&NullBuffer>,
 ) -> Result<(), usize> {
-    let mut add = |g: usize, v: i64, n: i64| match (sums.get_mut(g), counts.get_mut(g)) {
+    let mut add = |g: usize, v: i128, n: i64| match (sums.get_mut(g), counts.get_mut(g)) {
         (Some(sum), Some(count)) => {
-            *sum += i128::from(v);
+            *sum += v;
             *count += n;
             true
         }
         _ => false,
     };
-    scatter_column(column, groups, nulls, &mut add).inspect_err(|&row| {
+    scatter_column(column, groups, nulls, |g, v, n| add(g, v.into(), n)).inspect_err(|&row| {
         // Every row before `row` has its group: taking them out cannot fail.
-        // A failure's path, compiled once through the converting loop.
-        let _ = scatter_converted(column, &groups[..row], nulls, |g, v, n| add(g, -v, -n));
+        // A failure's path, compiled once through the converting loop. The
+        // value is negated in `i128`: `-i64::MIN` is not an `i64`.
+        let _ =
+            scatter_converted(column, &groups[..row], nulls, |g, v, n| add(g, -i128::from(v), -n));
     })
 }
 
@@ -1441,6 +1443,20 @@ mod tests {
         let rows = Rows::new(values.len()).with_nulls(with_nulls.then_some(&nulls));
         let got = sums.update(input, Some(&groups), &rows);
         assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 3, group: 5, groups: 5 }));
+        assert_eq!(sums, before, "the rows before the failing one are taken out again");
+    }
+
+    /// The same with `i64::MIN` among the rows taken out again: negated in
+    /// `i128`, where `-i64::MIN` is a value.
+    #[test]
+    fn a_refused_batch_takes_i64_min_out_again() {
+        let (mut sums, _) = five_groups(false);
+        let before = sums.clone();
+        let values = [i64::MIN, 5, i64::MIN];
+        let groups = [1, 2, 5];
+        let input = Operand::array(&values[..]).assume_precision(18);
+        let got = sums.update(input, Some(&groups), &Rows::new(3));
+        assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 2, group: 5, groups: 5 }));
         assert_eq!(sums, before, "the rows before the failing one are taken out again");
     }
 
