@@ -12,7 +12,9 @@
 //! from zero under the Arrow, Spark and Presto profiles (arrow-cast's
 //! `parse_decimal` documents it; Spark's `Cast` reads the text with
 //! `java.math.BigDecimal` and changes its precision with `ROUND_HALF_UP`;
-//! Trino's varchar-to-decimal cast rounds `HALF_UP`), the options' rounding
+//! Presto's and Trino's varchar-to-decimal cast `setScale(s, HALF_UP)`s a
+//! `java.math.BigDecimal` of the text, which refuses surrounding whitespace
+//! that this reads), the options' rounding
 //! mode under FixedPoint. The rounded value is then checked against the
 //! target precision. A text that is not a number, and a number beyond the
 //! precision, are a null row under the `Null` overflow policy and a
@@ -40,8 +42,9 @@ pub(crate) const NOT_A_NUMBER: &str = "not a number";
 pub(crate) const BEYOND_PRECISION: &str = "more digits than the precision";
 
 /// The string rows `texts` read as decimals of type `to`, each rounded once
-/// to `to`'s scale (see the [module](self) for the grammar and the rounding
-/// of each profile); results stored as the profile stores `to`.
+/// to `to`'s scale (see [Text casts](crate::semantics#text-casts) for the
+/// grammar and the rounding of each profile); results stored as the profile
+/// stores `to`.
 ///
 /// `texts` is any exact-size iterator of `Option<&str>` (`None`: a null
 /// row): an engine's string column as it holds it, with no copy. Arrow's
@@ -382,9 +385,10 @@ fn eight_digits(digits: [u8; 8]) -> u64 {
 
 /// Calls `each` with the text of every row of `array` in order, `None` for a
 /// null row: arrow-cast's text, the crate's canonical one (see the
-/// [module](self)). Each text is written into one reused buffer, so nothing
-/// is allocated per row; `each` copies it where the engine keeps its strings
-/// (an Arrow string builder's `append_option`, a `Vec<Option<String>>`).
+/// [semantics](crate::semantics#text-casts)). Each text is written into one
+/// reused buffer, so nothing is allocated per row; `each` copies it where the
+/// engine keeps its strings (an Arrow string builder's `append_option`, a
+/// `Vec<Option<String>>`).
 ///
 /// ```
 /// use decimal_kernels::{cast, DecimalArray, DecimalType};
