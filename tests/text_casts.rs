@@ -578,3 +578,24 @@ fn documented_text_casts_hold() {
     }
     assert!(checked > 40, "{checked}");
 }
+
+/// An iterator whose length promises more rows than it yields.
+struct ShortRows(Option<&'static str>);
+
+impl Iterator for ShortRows {
+    type Item = Option<&'static str>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.take().map(Some)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (3, Some(3))
+    }
+}
+
+impl ExactSizeIterator for ShortRows {}
+
+#[test]
+fn rows_fewer_than_promised_are_an_error_not_a_panic() {
+    let err = cast::parse(ShortRows(Some("1.5")), dec(5, 2), &ArithmeticOptions::default());
+    assert_eq!(err.unwrap_err(), DecimalError::LengthMismatch { expected: 3, actual: 1 });
+}
