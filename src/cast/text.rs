@@ -172,7 +172,8 @@ pub(crate) fn text_rounding(options: &ArithmeticOptions) -> RoundingMode {
 ///
 /// # Errors
 /// [`NOT_A_NUMBER`] or [`BEYOND_PRECISION`].
-#[inline]
+// Inlined into the row loop with the scanner and the rounding.
+#[inline(always)]
 fn read<T: DecimalNative>(
     text: &str,
     to: DecimalType,
