@@ -53,8 +53,8 @@ use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, CompareOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
     NullableBuffer, Operand, OverflowPolicy, RoundingMode, Semantics, StorageWidth, UnaryOp, abs,
-    add, arrow, binary, binary_recycling, binary_to, cast, conformance, div, mul, neg, rem, rescale, sub,
-    unary, unary_recycling,
+    add, arrow, binary, binary_recycling, binary_to, cast, conformance, div, mul, neg, rem,
+    rescale, sub, unary, unary_recycling,
 };
 use rstest::rstest;
 use support::types::{ARROW_WIDTHS, column_from_strs, dec, pow10};
