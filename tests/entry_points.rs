@@ -23,8 +23,10 @@
 //! aggregates (`sum`, `avg`, by group, and an `Accumulator` updated in two
 //! batches, or two merged), the comparisons (`compare`, `eq` .. `gt_eq`, and
 //! their Arrow drop-ins `arrow::eq` .. `arrow::gt_eq`, against
-//! `conformance::reference_compare`), and text read as decimals
-//! (`cast::parse`, `arrow::cast` from `Utf8`).
+//! `conformance::reference_compare`), text read as decimals (`cast::parse`,
+//! `arrow::cast` from `Utf8`), and the numeric casts (`cast::to_integer`,
+//! `from_integer`, `to_float`, `from_float`, against
+//! `conformance::reference_to_integer` ..).
 //! Each must give the reference's values, validity and type (an Arrow result
 //! read back with `DecimalArray::from_arrow`, its `DataType` the planned or
 //! requested one), or an error of the reference's variant (for Arrow, the
@@ -49,10 +51,11 @@ use std::mem::{Discriminant, discriminant};
 use std::panic::{AssertUnwindSafe, Location, catch_unwind};
 
 use arrow_array::{Array, ArrayRef, BooleanArray, Datum, Scalar, StringArray};
-use arrow_buffer::{BooleanBuffer, i256};
+use arrow_buffer::{ArrowNativeType, BooleanBuffer, NullBuffer, ScalarBuffer, i256};
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
+use decimal_kernels::cast::{CastFloat, CastInteger};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, CompareOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
     NullableBuffer, Operand, OverflowPolicy, RoundFunction, RoundingMode, Semantics, StorageWidth,
@@ -72,10 +75,11 @@ const AGGREGATE_CASES: usize = 1000;
 /// least number of calls.
 const COMPARE_CASES: usize = 1200;
 const TEXT_CASES: usize = 500;
+const NUMBER_CASES: usize = 500;
 
 /// Every public entry point, in the order of the printed table (the table
 /// also counts the comparisons' reference against the scalar one).
-const ENTRY_POINTS: [&str; 52] = [
+const ENTRY_POINTS: [&str; 56] = [
     "binary",
     "binary_to",
     "binary_recycling",
@@ -128,7 +132,15 @@ const ENTRY_POINTS: [&str; 52] = [
     "arrow::gt",
     "arrow::gt_eq",
     "cast::parse",
+    "cast::to_integer",
+    "cast::from_integer",
+    "cast::to_float",
+    "cast::from_float",
 ];
+
+/// The entry points that have no refusal: every decimal has a nearest
+/// float.
+const CANNOT_REFUSE: [&str; 1] = ["cast::to_float"];
 
 /// The least number of calls each entry point must get.
 const LEAST_CALLS: usize = 100;
@@ -426,13 +438,18 @@ impl Tally {
     }
 
     /// Each of `entries` was called at least `LEAST_CALLS` times and both
-    /// returned results and refused.
+    /// returned results and refused (those in `CANNOT_REFUSE`: never
+    /// refused).
     #[track_caller]
     fn assert_covers(&self, entries: &[&str]) {
         for entry in entries {
             let counts = self.entries.iter().find(|(name, _)| name == entry).map(|e| e.1);
             let c = counts.unwrap_or_else(|| panic!("{entry} was never called"));
             assert!(c.calls >= LEAST_CALLS, "{entry}: only {} calls", c.calls);
+            if CANNOT_REFUSE.contains(entry) {
+                assert_eq!(c.refused, 0, "{entry}: refused {} of {} calls", c.refused, c.calls);
+                continue;
+            }
             assert!(c.refused > 0, "{entry}: never refused in {} calls", c.calls);
             assert!(c.refused < c.calls, "{entry}: refused all {} calls", c.calls);
         }
@@ -1309,6 +1326,129 @@ fn compare_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
     }
 }
 
+/// The rows of a result that is not a decimal, each as an `i256` (a float
+/// by its bits), as the comparison sees them.
+fn observe_numbers<V: ArrowNativeType>(
+    outcome: &Result<NullableBuffer<ScalarBuffer<V>>, DecimalError>,
+    as_i256: impl Fn(V) -> i256,
+) -> Seen {
+    let result = outcome.as_ref().map_err(Refusal::native)?;
+    let rows = (0..result.values().len()).map(|row| result.get(row).map(&as_i256)).collect();
+    Ok(Observed { dtype: dec(1, 0), width: None, data_type: None, rows })
+}
+
+/// Random validity for `rows` rows: none, or about one row in five null.
+fn random_nulls(rng: &mut Rng, rows: usize) -> Option<NullBuffer> {
+    rng.percent(50)
+        .then(|| NullBuffer::from((0..rows).map(|_| !rng.percent(20)).collect::<Vec<_>>()))
+}
+
+/// A random integer of `T`: small, anywhere in `i64`, or an extreme of an
+/// integer type (those `T` does not hold are taken modulo 128).
+fn random_integer<T: CastInteger>(rng: &mut Rng) -> T {
+    let extremes = [i128::from(i64::MIN), -129, -128, -1, 0, 127, 255, 32_767, 65_535, 1 << 53];
+    let v = match rng.below(4) {
+        0 => i128::from(rng.range(-1000, 1000)),
+        1 => i128::from(rng.next_u64().cast_signed()),
+        2 => i128::from(u64::MAX) - i128::from(rng.range(0, 2)),
+        _ => rng.pick(&extremes),
+    };
+    T::from_i128(v).or_else(|| T::from_i128(v.rem_euclid(128))).expect("0..128 fits every type")
+}
+
+/// A random float: cents, a tie at a digit or a float beside it, any bit
+/// pattern (NaN, infinities, subnormals included), or a signed zero.
+fn random_float(rng: &mut Rng) -> f64 {
+    #[expect(clippy::cast_precision_loss, reason = "a float near the integer is what is wanted")]
+    let x = match rng.below(5) {
+        0 => rng.range(-(1 << 40), 1 << 40) as f64 / 100.0,
+        1 => (rng.range(-1000, 1000) as f64 + 0.5) / 10f64.powi(int(rng, 0, 3)),
+        2 => f64::from_bits(rng.next_u64()),
+        3 => rng.pick(&[0.0, -0.0, f64::NAN, f64::INFINITY, f64::MIN_POSITIVE, 5e-324]),
+        _ => rng.pick(&[0.125, 2.5, 9.95, 1e15, 2f64.powi(63)]),
+    };
+    match rng.below(4) {
+        0 => x.next_up(),
+        1 => x.next_down(),
+        _ => x,
+    }
+}
+
+/// A decimal operand cast to the integer type `T`, and random integers of
+/// `T` cast to `to`, each held to its reference.
+fn integer_casts<T: CastInteger>(
+    rng: &mut Rng,
+    tally: &mut Tally,
+    case: &str,
+    (side, to, options): (&Side, DecimalType, &ArithmeticOptions),
+) {
+    let as_i256 = |v: T| i256::from_i128(v.to_i128());
+    let case = format!("{case} to {}", T::NAME);
+    let want =
+        observe_numbers(&conformance::reference_to_integer::<T>(side.operand(), options), as_i256);
+    let got = attempt(|| cast::to_integer::<T>(side.operand(), options));
+    tally.check("cast::to_integer", &case, &got.and_then(|o| observe_numbers(&o, as_i256)), &want);
+
+    let values: Vec<T> = (0..rng.below(MOST_ROWS + 1)).map(|_| random_integer(rng)).collect();
+    let nulls = random_nulls(rng, values.len());
+    let case = format!("{case}; {values:?} with nulls {nulls:?} to {to}");
+    let want = observe(&conformance::reference_from_integer(&values, nulls.as_ref(), to, options));
+    let got = attempt(|| cast::from_integer(values.clone(), nulls.clone(), to, options));
+    tally.check("cast::from_integer", &case, &flatten(&got, observe), &want);
+}
+
+/// A decimal operand cast to the float type `F`, and random floats (as `F`)
+/// cast to `to`, each held to its reference.
+fn float_casts<F: CastFloat + core::fmt::Debug>(
+    rng: &mut Rng,
+    tally: &mut Tally,
+    case: &str,
+    (side, to, options): (&Side, DecimalType, &ArithmeticOptions),
+) {
+    let as_i256 = |v: F| i256::from_i128(v.widened().to_bits().into());
+    let case = format!("{case} to {}", F::NAME);
+    let want =
+        observe_numbers(&conformance::reference_to_float::<F>(side.operand(), options), as_i256);
+    let got = attempt(|| cast::to_float::<F>(side.operand(), options));
+    tally.check("cast::to_float", &case, &got.and_then(|o| observe_numbers(&o, as_i256)), &want);
+
+    let values: Vec<F> =
+        (0..rng.below(MOST_ROWS + 1)).map(|_| F::from_widened(random_float(rng))).collect();
+    let nulls = random_nulls(rng, values.len());
+    let case = format!("{case}; {values:?} with nulls {nulls:?} to {to}");
+    let want = observe(&conformance::reference_from_float(&values, nulls.as_ref(), to, options));
+    let got = attempt(|| cast::from_float(values.clone(), nulls.clone(), to, options));
+    tally.check("cast::from_float", &case, &flatten(&got, observe), &want);
+}
+
+/// One random numeric cast each way: a decimal operand to an integer and a
+/// float type, and random integers and floats to a decimal type.
+fn number_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
+    let options = random_options(rng);
+    let dtype = operand_type(rng, &options);
+    let width = storage_for(rng, dtype);
+    let rows = rng.below(MOST_ROWS + 1);
+    let side = Side::random(rng, dtype, width, rows, VALUES);
+    let to = operand_type(rng, &options);
+    let case = format!("case {index}: {} under {options:?}", side.describe());
+    let call = (&side, to, &options);
+    match rng.below(8) {
+        0 => integer_casts::<i8>(rng, tally, &case, call),
+        1 => integer_casts::<i16>(rng, tally, &case, call),
+        2 => integer_casts::<i32>(rng, tally, &case, call),
+        3 => integer_casts::<i64>(rng, tally, &case, call),
+        4 => integer_casts::<u8>(rng, tally, &case, call),
+        5 => integer_casts::<u16>(rng, tally, &case, call),
+        6 => integer_casts::<u32>(rng, tally, &case, call),
+        _ => integer_casts::<u64>(rng, tally, &case, call),
+    }
+    if rng.percent(50) {
+        float_casts::<f64>(rng, tally, &case, call);
+    } else {
+        float_casts::<f32>(rng, tally, &case, call);
+    }
+}
+
 /// Every entry point, on one sequence of random calls, agrees with the
 /// reference.
 #[test]
@@ -1330,6 +1470,9 @@ fn every_entry_point_agrees_with_the_reference() {
     }
     for index in 0..TEXT_CASES {
         text_case(&mut rng, &mut tally, index);
+    }
+    for index in 0..NUMBER_CASES {
+        number_case(&mut rng, &mut tally, index);
     }
     println!("{}", tally.table());
     tally.assert_covers(&ENTRY_POINTS);

@@ -306,6 +306,50 @@ fn float_to_decimal_matches_the_reference() {
     }
 }
 
+/// Floats at the edges of `from_float`'s 64-bit path (`2^-11 <= |x| <
+/// 2^52`, scales 0 to 19, magnitudes within `i64`): exact ties at scales 0
+/// to 19 (`odd * 2^-(s+1)`, times `10^s` a half) and the floats one ulp
+/// beside them, both ends of the exponent range, products just beside
+/// `2^63` and `2^64`, and cents as the nearest doubles.
+fn fast_path_floats() -> Vec<f64> {
+    let mut v = Vec::new();
+    let mut beside = |x: f64| v.extend([x, x.next_up(), x.next_down()]);
+    for s in 0..=19 {
+        let tie = 2f64.powi(-(s + 1));
+        for odd in [1.0, 3.0, 5.0, 7.0, 1023.0] {
+            beside(odd * tie);
+        }
+        let p = 10f64.powi(s);
+        beside(2f64.powi(63) / p);
+        beside(2f64.powi(64) / p);
+        beside(1e15 / p);
+        beside((1e15 - 0.5) / p);
+    }
+    for e in [-12, -11, -10, 0, 51, 52] {
+        beside(2f64.powi(e));
+        beside(1.5 * 2f64.powi(e));
+    }
+    for cents in [1i64, 5, 15, 105, 995, 123_456_789, 999_999_999_999] {
+        #[expect(clippy::cast_precision_loss, reason = "below 2^53: exact")]
+        beside(cents as f64 / 100.0);
+    }
+    v.iter().flat_map(|&x| [x, -x]).collect()
+}
+
+#[test]
+fn float_to_decimal_matches_the_reference_at_the_64_bit_paths_edges() {
+    let floats = fast_path_floats();
+    let mut types = types();
+    types.extend([(18, 2), (19, 19), (38, 19), (20, 0)].map(|(p, s)| dec(p, s)));
+    for to in types {
+        for options in profiles() {
+            let got = cast::from_float(floats.clone(), None, to, &options);
+            let want = conformance::reference_from_float(&floats, None, to, &options);
+            assert_eq!(got, want, "f64 to {to} under {options:?}");
+        }
+    }
+}
+
 /// One decimal's text cast to `T` under `options`.
 #[track_caller]
 fn integer_of<T: CastInteger>(

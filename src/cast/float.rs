@@ -13,9 +13,11 @@
 //! - Arrow and FixedPoint: the float's exact binary value `m * 2^e` times
 //!   `10^s'`, rounded once to an integer (half away from zero under Arrow,
 //!   as its decimal casts; the options' mode under FixedPoint). For
-//!   `0 <= s' <= 22`, `m * 10^s'` fits `u128` and the division by `2^-e` is a
-//!   shift whose dropped bits decide the rounding; other scales and values
-//!   go through exact fractions of big integers.
+//!   `0 <= s' <= 19`, `2^-11 <= |x| < 2^52` (or zero) and results within
+//!   `i64`, `m * 10^s'` is one 64×64-bit product and the division by
+//!   `2^-e` a shift whose dropped bits decide the rounding, in a loop per
+//!   rounding mode; other rows then take the same steps in `u128` (up to
+//!   `s' = 22`) or exact fractions of big integers.
 //! - Spark, Presto and Trino: the float's shortest round-trip decimal text
 //!   (what Java's `Double.toString` gives, which `BigDecimal.valueOf` and
 //!   Spark's `Decimal(double)` read) rounded half up to `s'`: Spark's
@@ -184,19 +186,111 @@ pub fn to_float<'a, F: CastFloat>(
     Ok(NullableBuffer::new(ScalarBuffer::from(values), nulls))
 }
 
+/// Whether a magnitude (negative when `negative`, odd when `odd`) goes up by
+/// one with `mode`, from how its dropped part compares with one half and
+/// whether it is zero (`exact`).
+#[inline(always)]
+fn rounds_up(half: Ordering, exact: bool, odd: bool, negative: bool, mode: RoundingMode) -> bool {
+    match mode {
+        RoundingMode::TowardZero => false,
+        RoundingMode::HalfUp => half != Ordering::Less,
+        RoundingMode::HalfEven => half == Ordering::Greater || (half == Ordering::Equal && odd),
+        RoundingMode::Floor => negative && !exact,
+        RoundingMode::Ceiling => !negative && !exact,
+    }
+}
+
 /// `q` (of a magnitude, negative when `negative`) rounded with `mode` from
 /// how its dropped part compares with one half, and whether it is zero.
 fn rounded_up(q: u128, half: Ordering, exact: bool, negative: bool, mode: RoundingMode) -> u128 {
-    let up = match mode {
-        RoundingMode::TowardZero => false,
-        RoundingMode::HalfUp => half != Ordering::Less,
-        RoundingMode::HalfEven => {
-            half == Ordering::Greater || (half == Ordering::Equal && q % 2 == 1)
+    q + u128::from(rounds_up(half, exact, q % 2 == 1, negative, mode))
+}
+
+/// `x`'s exact binary value times `power` (`10^s`, `0 <= s <= 19`) rounded
+/// to an integer by `up` (a [`rounds_up`] with its mode fixed), when
+/// `2^-11 <= |x| < 2^52` or `x` is zero, and the rounded magnitude is at
+/// most `limit`; `None` otherwise (NaN and infinities too).
+///
+/// Exact: with `x = ±m * 2^-k` (`m < 2^53`, `1 <= k <= 63`), `m * power`
+/// is one 64×64-bit product `hi * 2^64 + lo`; its low `k` bits (all in
+/// `lo`) are the dropped part, compared with one half (`2^(k-1)`) as
+/// integers, and the kept part is `(hi, lo) >> k` when `hi >> k` is zero.
+#[inline(always)]
+fn fast_exact(
+    x: f64,
+    power: u64,
+    limit: u64,
+    up: impl Fn(Ordering, bool, bool, bool) -> bool,
+) -> Option<i64> {
+    const FRACTION_BITS: u64 = (1 << 52) - 1;
+    let bits = x.to_bits();
+    let biased = (bits >> 52) & 0x7ff;
+    // `1075 - biased` is `k` for a normal `x`; zero (all bits clear but the
+    // sign) is `0 * 2^-1`. The rest is computed whether or not `k` serves,
+    // with a `k` that keeps the shifts in range, so that the row has one
+    // branch.
+    let zero = bits << 1 == 0;
+    let m = if zero { 0 } else { bits & FRACTION_BITS | 1 << 52 };
+    let k = if zero { 1 } else { 1075u64.wrapping_sub(biased) };
+    let k_serves = k.wrapping_sub(1) < 63;
+    #[expect(clippy::cast_possible_truncation, reason = "1..=63")]
+    let k = if k_serves { k as u32 } else { 1 };
+    let n = u128::from(m) * u128::from(power);
+    #[expect(clippy::cast_possible_truncation, reason = "the two halves of n")]
+    let (hi, lo) = ((n >> 64) as u64, n as u64);
+    let q = hi << (64 - k) | lo >> k;
+    let dropped = lo & ((1 << k) - 1);
+    let half = dropped.cmp(&(1 << (k - 1)));
+    let negative = bits >> 63 == 1;
+    let magnitude = q + u64::from(up(half, dropped == 0, q % 2 == 1, negative));
+    let serves = k_serves & (hi >> k == 0) & (magnitude <= limit);
+    // `limit <= i64::MAX`: a magnitude that serves fits.
+    let magnitude = magnitude.cast_signed();
+    serves.then_some(if negative { magnitude.wrapping_neg() } else { magnitude })
+}
+
+/// `values` at the target as [`fast_exact`] with `mode` gives them, each
+/// other row by `slow(row, x)`: one loop per mode, so that no row tests it.
+fn exact_rows<F: CastFloat, T: DecimalNative>(
+    values: &[F],
+    power: u64,
+    limit: u64,
+    mode: RoundingMode,
+    slow: impl FnMut(usize, f64) -> T,
+) -> Vec<T> {
+    #[inline(always)]
+    fn rows<F: CastFloat, T: DecimalNative>(
+        values: &[F],
+        power: u64,
+        limit: u64,
+        up: impl Fn(Ordering, bool, bool, bool) -> bool + Copy,
+        mut slow: impl FnMut(usize, f64) -> T,
+    ) -> Vec<T> {
+        // The rows the fast path leaves, in order, done after its loop.
+        let mut others = Vec::new();
+        let fast = |(row, x): (usize, &F)| match fast_exact(x.widened(), power, limit, up) {
+            Some(v) => T::from_i256(i256::from_i128(i128::from(v))).unwrap_or_default(),
+            None => {
+                others.push(row);
+                T::default()
+            }
+        };
+        let mut out: Vec<T> = values.iter().enumerate().map(fast).collect();
+        for row in others {
+            out[row] = slow(row, values[row].widened());
         }
-        RoundingMode::Floor => negative && !exact,
-        RoundingMode::Ceiling => !negative && !exact,
-    };
-    q + u128::from(up)
+        out
+    }
+    use RoundingMode::{Ceiling, Floor, HalfEven, HalfUp, TowardZero};
+    match mode {
+        HalfUp => rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, HalfUp), slow),
+        HalfEven => rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, HalfEven), slow),
+        TowardZero => {
+            rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, TowardZero), slow)
+        }
+        Floor => rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, Floor), slow),
+        Ceiling => rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, Ceiling), slow),
+    }
 }
 
 /// What one float comes to at the target scale.
@@ -394,23 +488,23 @@ pub fn from_float<F: CastFloat>(
     };
     let mut text = String::new();
     let mut failed = Vec::new();
+    // The fast path's scale and limit: `10^s` within `u64`, magnitudes
+    // within `i64`.
+    let fast = u32::try_from(to.scale())
+        .ok()
+        .and_then(|s| 10u64.checked_pow(s))
+        .filter(|_| target.value == FloatValue::Exact)
+        .map(|power| {
+            let limit = target.limit.and_then(|limit| u64::try_from(limit).ok());
+            (power, limit.unwrap_or(u64::MAX).min(i64::MAX.unsigned_abs()))
+        });
     let stored = with_native!(width, T => {
-        let mut out: Vec<T> = Vec::with_capacity(values.len());
-        for (row, &x) in values.iter().enumerate() {
-            let x = x.widened();
-            let small = match target.value {
-                FloatValue::Exact => target.exact_small(x),
-                FloatValue::ShortestText => None,
-            };
-            if let Some(v) = small {
-                out.push(T::from_i256(i256::from_i128(v)).unwrap_or_default());
-                continue;
-            }
+        let slow = |row: usize, x: f64| -> T {
             let cast = match target.value {
                 FloatValue::Exact => target.exact(x),
                 FloatValue::ShortestText => target.shortest(x, &mut text),
             };
-            out.push(match cast {
+            match cast {
                 Stored::Small(v) => T::from_i256(i256::from_i128(v)).unwrap_or_default(),
                 Stored::Big(v) => bigint_to_i256(&v).and_then(T::from_i256).unwrap_or_default(),
                 Stored::Fails => {
@@ -419,8 +513,15 @@ pub fn from_float<F: CastFloat>(
                     }
                     T::default()
                 }
-            });
-        }
+            }
+        };
+        let out: Vec<T> = match fast {
+            Some((power, limit)) => exact_rows(&values, power, limit, target.mode, slow),
+            None => {
+                let mut slow = slow;
+                values.iter().enumerate().map(|(row, &x)| slow(row, x.widened())).collect()
+            }
+        };
         T::into_values(ScalarBuffer::from(out))
     });
     if let Some(&row) = failed.first()
