@@ -1,14 +1,12 @@
 //! `arrow_cast::cast_with_options` with exact decimal-to-decimal casts.
 
-use arrow_array::types::{
-    Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type, DecimalType as ArrowDecimalType,
-    validate_decimal_precision_and_scale,
-};
+use arrow_array::types::{Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type};
 use arrow_array::{Array, ArrayRef};
 use arrow_buffer::i256;
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
+use crate::arrow::cast_checks::{precision_error, validate_arrow_decimal};
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::arrow::number_cast::number_cast;
 use crate::compute::funnel::{Operation, Request, run};
@@ -20,7 +18,7 @@ use crate::types::DecimalType;
 use crate::types::UnaryOp;
 use crate::types::{ArithmeticOptions, OverflowPolicy, RoundingMode};
 use crate::values::text::{bigint_to_i256, i256_to_bigint};
-use crate::values::{DecimalArray, DecimalNative};
+use crate::values::DecimalArray;
 
 /// `array` cast to `to_type`, as `arrow_cast::cast_with_options(array,
 /// to_type, options)` casts it: the same parameters, so a drop-in. A cast
@@ -201,18 +199,6 @@ pub fn cast(
     }
 }
 
-/// arrow-rs's own check of a decimal type against its width (the check and
-/// the error arrow-cast's result goes through).
-pub(super) fn validate_arrow_decimal(data_type: &DataType) -> Result<(), ArrowError> {
-    match *data_type {
-        DataType::Decimal32(p, s) => validate_decimal_precision_and_scale::<Decimal32Type>(p, s),
-        DataType::Decimal64(p, s) => validate_decimal_precision_and_scale::<Decimal64Type>(p, s),
-        DataType::Decimal128(p, s) => validate_decimal_precision_and_scale::<Decimal128Type>(p, s),
-        DataType::Decimal256(p, s) => validate_decimal_precision_and_scale::<Decimal256Type>(p, s),
-        _ => Ok(()),
-    }
-}
-
 /// arrow-cast's error for the first row of `from` that does not fit
 /// `to_type`: its precision error when the cast value fits the target's
 /// native integer, its overflow error naming the source value otherwise.
@@ -228,26 +214,4 @@ fn cast_error(from: &DecimalArray, row: usize, to: DecimalType, to_type: &DataTy
         DataType::Decimal256(p, s) => precision_error::<Decimal256Type>(exact, &value, p, s),
         _ => ArrowError::CastError(format!("Cannot cast to {to_type}. Overflowing on {value}")),
     }
-}
-
-/// arrow-rs's precision error for the cast value `exact` when it fits the
-/// native integer of `T`, arrow-cast's overflow error naming the source
-/// `value` when it does not.
-pub(super) fn precision_error<T: ArrowDecimalType>(
-    exact: Option<i256>,
-    value: &dyn core::fmt::Display,
-    p: u8,
-    s: i8,
-) -> ArrowError
-where
-    T::Native: DecimalNative,
-{
-    let overflow = || {
-        ArrowError::CastError(format!(
-            "Cannot cast to {}({p}, {s}). Overflowing on {value}",
-            T::PREFIX
-        ))
-    };
-    let exact = exact.and_then(<T::Native as DecimalNative>::from_i256);
-    exact.and_then(|v| T::validate_decimal_precision(v, p, s).err()).unwrap_or_else(overflow)
 }

@@ -81,6 +81,7 @@
 mod aggregate;
 mod arithmetic;
 mod cast;
+mod cast_checks;
 mod compare;
 mod convert;
 mod number_cast;

@@ -17,7 +17,7 @@ use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 use num_bigint::BigInt;
 
-use crate::arrow::cast::{precision_error, validate_arrow_decimal};
+use crate::arrow::cast_checks::{precision_error, validate_arrow_decimal};
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::cast::{self, CastFloat, CastInteger};
 use crate::rules::numeric_cast::{float_fraction, fraction_at_scale};

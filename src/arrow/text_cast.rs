@@ -11,7 +11,7 @@ use arrow_array::{Array, ArrayRef, OffsetSizeTrait};
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::arrow::cast::validate_arrow_decimal;
+use crate::arrow::cast_checks::validate_arrow_decimal;
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::cast::{NOT_A_NUMBER, format, parse_stored};
 use crate::rules::storage::ResultStorage;
