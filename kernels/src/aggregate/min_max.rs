@@ -210,7 +210,7 @@ impl GroupExtremes {
                 }
                 // One vectorized pass, so that the scatter never fails half
                 // way (an extreme cannot be taken out again).
-                if groups.iter().copied().max().is_some_and(|g| g >= len) {
+                if !all_below(groups, len) {
                     let row = groups.iter().position(|&g| g >= len).unwrap_or_default();
                     return Err(KernelError::GroupOutOfRange {
                         row,
@@ -293,17 +293,12 @@ impl GroupExtremes {
         }
         let extreme = self.extreme;
         let seen = &self.seen;
-        let wide: Vec<I256> = match &self.values {
-            Values64To256::I64(v) => widened(v, seen, extreme, I256::from),
-            Values64To256::I128(v) => widened(v, seen, extreme, I256::from),
-            Values64To256::I256(v) => v.clone(),
-        };
-        self.values = match width {
-            // Every kept value came from a narrower width: each converts.
-            Width::I128 => Values64To256::I128(
-                wide.iter().map(|v| i128::try_from(*v).unwrap_or(identity(extreme))).collect(),
-            ),
-            _ => Values64To256::I256(wide),
+        self.values = match (&self.values, width) {
+            (Values64To256::I64(v), Width::I128) => Values64To256::I128(widened(v, seen, extreme)),
+            (Values64To256::I64(v), _) => Values64To256::I256(widened(v, seen, extreme)),
+            (Values64To256::I128(v), _) => Values64To256::I256(widened(v, seen, extreme)),
+            // Already at the widest width: `width <= self.width()` above.
+            (Values64To256::I256(_), _) => return,
         };
     }
 
@@ -352,14 +347,26 @@ impl GroupExtremes {
     }
 }
 
-/// `values` as `I256`, a group that met no row at the identity.
-fn widened<W: Copy>(
-    values: &[W],
-    seen: &[bool],
-    extreme: Extreme,
-    to: impl Fn(W) -> I256,
-) -> Vec<I256> {
-    values.iter().zip(seen).map(|(&v, &s)| if s { to(v) } else { identity(extreme) }).collect()
+/// `values` as `W`, a group that met no row at `W`'s identity.
+fn widened<N: Copy, W: Lane + From<N>>(values: &[N], seen: &[bool], extreme: Extreme) -> Vec<W> {
+    let wide_identity = identity::<W>(extreme);
+    values.iter().zip(seen).map(|(&v, &s)| if s { W::from(v) } else { wide_identity }).collect()
+}
+
+/// Whether every group index is below `len`, in one pass of 64-bit
+/// subtractions and ORs (which vectorize on every x86-64 level, where a
+/// 64-bit unsigned `max` does not before AVX-512): `len - 1 - g` is negative
+/// exactly when `g >= len` for `g` below `2^63`, and `g`'s own sign bit
+/// catches the others.
+fn all_below(groups: &[usize], len: usize) -> bool {
+    // `len` is at most `isize::MAX` (it counts a `Vec`'s elements), so the
+    // last group fits `i64`; without groups it is -1 and every row fails.
+    let last = (len as i64).wrapping_sub(1);
+    let signs = groups.iter().fold(0i64, |acc, &g| {
+        let g = g as i64;
+        acc | last.wrapping_sub(g) | g
+    });
+    signs >= 0
 }
 
 /// The width a column's values need.
@@ -1005,6 +1012,26 @@ mod tests {
         let mut none = GroupExtremes::new(Extreme::Max, 0);
         let got = none.update(Operand::array(&[1i8][..]), None, &Rows::new(1));
         assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 }));
+    }
+
+    /// The range check of the group indices at its edges: the last group,
+    /// the first beyond it, indices with the top bit set, no groups.
+    #[rstest]
+    #[case::last_group(&[0, 6, 3], 7, true)]
+    #[case::one_past(&[0, 7, 3], 7, false)]
+    #[case::top_bit(&[1 << 63, 0], 7, false)]
+    #[case::usize_max(&[usize::MAX], 7, false)]
+    #[case::no_groups(&[0], 0, false)]
+    #[case::no_rows(&[], 0, true)]
+    #[case::huge_len(&[usize::MAX >> 1, 5], usize::MAX >> 1, false)]
+    #[case::below_huge_len(&[(usize::MAX >> 1) - 1], usize::MAX >> 1, true)]
+    fn group_indices_are_checked_against_the_groups(
+        #[case] groups: &[usize],
+        #[case] len: usize,
+        #[case] below: bool,
+    ) {
+        assert_eq!(all_below(groups, len), below);
+        assert_eq!(all_below(groups, len), groups.iter().all(|&g| g < len));
     }
 
     #[rstest]
