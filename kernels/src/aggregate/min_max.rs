@@ -52,6 +52,11 @@ use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
 /// Rows a grouped extreme reads into its work type at a time.
 const BLOCK_ROWS: usize = 1024;
 
+/// Rows per group in a block from which the grouped extreme stores only
+/// the rows that displace their group's extreme (fewer rows a group change
+/// it often, and mispredicted branches cost more than the stores).
+const ROWS_A_GROUP_TO_BRANCH: usize = 32;
+
 /// The running lanes of the whole-column loop.
 const LANES: usize = 8;
 
@@ -269,8 +274,9 @@ impl GroupExtremes {
         precision: u8,
         policies: Policies,
     ) -> Result<Output<O>, KernelError> {
-        let seen = NullBuffer::from(self.seen.clone());
-        let nulls = (seen.null_count() > 0).then_some(&seen);
+        // Every group met a row as a rule: then no validity is built.
+        let seen = (!self.seen.iter().all(|&s| s)).then(|| NullBuffer::from(self.seen.clone()));
+        let nulls = seen.as_ref().filter(|seen| seen.null_count() > 0);
         let rows = Rows::new(self.len()).with_nulls(nulls).with_policies(policies);
         match &self.values {
             Values64To256::I64(v) => check_precision(v, precision, &rows),
@@ -515,6 +521,18 @@ fn scatter<W: Lane, P: Pick>(
     nulls: Option<&NullBuffer>,
 ) {
     match nulls {
+        // Many rows a group: after its first few rows a row rarely displaces
+        // its group's extreme, so a predicted branch skips the store, and
+        // with it the chain through memory of rows of the same group.
+        None if block.len() >= ROWS_A_GROUP_TO_BRANCH * values.len() => {
+            for (&v, &g) in block.iter().zip(groups) {
+                if let Some(e) = values.get_mut(g)
+                    && P::pick(*e, v) != *e
+                {
+                    *e = v;
+                }
+            }
+        }
         None => {
             for (&v, &g) in block.iter().zip(groups) {
                 if let Some(e) = values.get_mut(g) {
