@@ -20,11 +20,14 @@
 //! groups, the batch's valid rows mark their groups).
 //!
 //! The whole-column extreme reads the values at their storage width, in eight
-//! running lanes (integer `min`/`max` of `i8`..`i64` lanes vectorize; `i128`
-//! and `i256` lanes at least break the chain of comparisons), and with nulls
-//! takes 64 rows per validity word: an all-valid word folds its rows as the
-//! path without nulls does, an all-null one is skipped, and a mixed one
-//! selects the identity for its null rows. That loop is compiled for each
+//! running lanes (integer `min`/`max` of `i8`..`i64` lanes vectorize). `i128`
+//! and `i256` values are first ordered by their top 64 bits, whose order
+//! never contradicts theirs: a run of 16 rows (or a validity word's valid
+//! rows) whose extreme top word is strictly beyond the running extreme's
+//! cannot displace it and is skipped, with one vectorized 64-bit pass. With
+//! nulls it takes 64 rows per validity word: an all-valid word folds its
+//! rows as the path without nulls does, an all-null one is skipped, and a
+//! mixed one selects the identity for its null rows. That loop is compiled for each
 //! level of x86-64 (`driver::isa`), where AVX2 and AVX-512 have 64-bit
 //! comparisons and AVX-512 64-bit `min`/`max` instructions.
 
@@ -48,6 +51,11 @@ use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
 
 /// Rows a grouped extreme reads into its work type at a time.
 const BLOCK_ROWS: usize = 1024;
+
+/// Rows per group in a block from which the grouped extreme stores only
+/// the rows that displace their group's extreme (fewer rows a group change
+/// it often, and mispredicted branches cost more than the stores).
+const ROWS_A_GROUP_TO_BRANCH: usize = 32;
 
 /// The running lanes of the whole-column loop.
 const LANES: usize = 8;
@@ -210,7 +218,7 @@ impl GroupExtremes {
                 }
                 // One vectorized pass, so that the scatter never fails half
                 // way (an extreme cannot be taken out again).
-                if groups.iter().copied().max().is_some_and(|g| g >= len) {
+                if !all_below(groups, len) {
                     let row = groups.iter().position(|&g| g >= len).unwrap_or_default();
                     return Err(KernelError::GroupOutOfRange {
                         row,
@@ -266,8 +274,9 @@ impl GroupExtremes {
         precision: u8,
         policies: Policies,
     ) -> Result<Output<O>, KernelError> {
-        let seen = NullBuffer::from(self.seen.clone());
-        let nulls = (seen.null_count() > 0).then_some(&seen);
+        // Every group met a row as a rule: then no validity is built.
+        let seen = (!self.seen.iter().all(|&s| s)).then(|| NullBuffer::from(self.seen.clone()));
+        let nulls = seen.as_ref().filter(|seen| seen.null_count() > 0);
         let rows = Rows::new(self.len()).with_nulls(nulls).with_policies(policies);
         match &self.values {
             Values64To256::I64(v) => check_precision(v, precision, &rows),
@@ -293,17 +302,12 @@ impl GroupExtremes {
         }
         let extreme = self.extreme;
         let seen = &self.seen;
-        let wide: Vec<I256> = match &self.values {
-            Values64To256::I64(v) => widened(v, seen, extreme, I256::from),
-            Values64To256::I128(v) => widened(v, seen, extreme, I256::from),
-            Values64To256::I256(v) => v.clone(),
-        };
-        self.values = match width {
-            // Every kept value came from a narrower width: each converts.
-            Width::I128 => Values64To256::I128(
-                wide.iter().map(|v| i128::try_from(*v).unwrap_or(identity(extreme))).collect(),
-            ),
-            _ => Values64To256::I256(wide),
+        self.values = match (&self.values, width) {
+            (Values64To256::I64(v), Width::I128) => Values64To256::I128(widened(v, seen, extreme)),
+            (Values64To256::I64(v), _) => Values64To256::I256(widened(v, seen, extreme)),
+            (Values64To256::I128(v), _) => Values64To256::I256(widened(v, seen, extreme)),
+            // Already at the widest width: `width <= self.width()` above.
+            (Values64To256::I256(_), _) => return,
         };
     }
 
@@ -352,14 +356,26 @@ impl GroupExtremes {
     }
 }
 
-/// `values` as `I256`, a group that met no row at the identity.
-fn widened<W: Copy>(
-    values: &[W],
-    seen: &[bool],
-    extreme: Extreme,
-    to: impl Fn(W) -> I256,
-) -> Vec<I256> {
-    values.iter().zip(seen).map(|(&v, &s)| if s { to(v) } else { identity(extreme) }).collect()
+/// `values` as `W`, a group that met no row at `W`'s identity.
+fn widened<N: Copy, W: Lane + From<N>>(values: &[N], seen: &[bool], extreme: Extreme) -> Vec<W> {
+    let wide_identity = identity::<W>(extreme);
+    values.iter().zip(seen).map(|(&v, &s)| if s { W::from(v) } else { wide_identity }).collect()
+}
+
+/// Whether every group index is below `len`, in one pass of 64-bit
+/// subtractions and ORs (which vectorize on every x86-64 level, where a
+/// 64-bit unsigned `max` does not before AVX-512): `len - 1 - g` is negative
+/// exactly when `g >= len` for `g` below `2^63`, and `g`'s own sign bit
+/// catches the others.
+fn all_below(groups: &[usize], len: usize) -> bool {
+    // `len` is at most `isize::MAX` (it counts a `Vec`'s elements), so the
+    // last group fits `i64`; without groups it is -1 and every row fails.
+    let last = (len as i64).wrapping_sub(1);
+    let signs = groups.iter().fold(0i64, |acc, &g| {
+        let g = g as i64;
+        acc | last.wrapping_sub(g) | g
+    });
+    signs >= 0
 }
 
 /// The width a column's values need.
@@ -377,19 +393,41 @@ pub(crate) trait Lane: Copy + Ord + 'static {
     const LEAST: Self;
     /// The type's greatest value: the identity of `min`.
     const GREATEST: Self;
+
+    /// The value's top 64 bits (the value itself up to 64 bits), whose order
+    /// never contradicts the values': `a < b` implies
+    /// `a.high_word() <= b.high_word()` (the top bits are the value divided
+    /// by a power of two, rounded down).
+    fn high_word(self) -> i64;
 }
 
-/// `impl Lane` for integer types with `MIN` and `MAX`.
+/// `impl Lane` for integer types with `MIN` and `MAX`, given how each takes
+/// its top 64 bits.
 macro_rules! lane {
-    ($($t:ty),*) => {
+    ($($t:ty => $high:expr),*) => {
         $(impl Lane for $t {
             const LEAST: Self = <$t>::MIN;
             const GREATEST: Self = <$t>::MAX;
+
+            #[inline(always)]
+            fn high_word(self) -> i64 {
+                let high: fn($t) -> i64 = $high;
+                high(self)
+            }
         })*
     };
 }
 
-lane!(i8, i16, i32, i64, i128, i256, I256);
+lane!(
+    i8 => i64::from,
+    i16 => i64::from,
+    i32 => i64::from,
+    i64 => |v| v,
+    // The shifts keep the top 64 bits, which then fit `i64`.
+    i128 => |v| (v >> 64) as i64,
+    i256 => |v| (v.to_parts().1 >> 64) as i64,
+    I256 => |v| (v.high() >> 64) as i64
+);
 
 /// The value that leaves every extreme as it is.
 #[inline(always)]
@@ -483,6 +521,18 @@ fn scatter<W: Lane, P: Pick>(
     nulls: Option<&NullBuffer>,
 ) {
     match nulls {
+        // Many rows a group: after its first few rows a row rarely displaces
+        // its group's extreme, so a predicted branch skips the store, and
+        // with it the chain through memory of rows of the same group.
+        None if block.len() >= ROWS_A_GROUP_TO_BRANCH * values.len() => {
+            for (&v, &g) in block.iter().zip(groups) {
+                if let Some(e) = values.get_mut(g)
+                    && P::pick(*e, v) != *e
+                {
+                    *e = v;
+                }
+            }
+        }
         None => {
             for (&v, &g) in block.iter().zip(groups) {
                 if let Some(e) = values.get_mut(g) {
@@ -670,6 +720,15 @@ fn fold_word<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64, gathered: &mut [S
         return acc;
     }
     if size_of::<S>() > 8 {
+        // The valid rows' extreme top word first (a select of 64-bit words
+        // vectorizes): a word whose rows cannot displace `acc` is skipped.
+        let top = chunk.iter().enumerate().fold(P::identity::<i64>(), |t, (row, v)| {
+            let valid = (word >> row) & 1 != 0;
+            P::pick(t, if valid { v.high_word() } else { P::identity() })
+        });
+        if beyond::<S, P>(acc, top) {
+            return acc;
+        }
         let mut n = 0;
         let mut rows = word;
         while rows != 0 {
@@ -700,9 +759,46 @@ fn fold_word<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64, gathered: &mut [S
     acc
 }
 
-/// `acc` folded with every value, in [`LANES`] running lanes.
+/// Rows of more than 64 bits whose top words are compared before the rows
+/// are.
+const RUN_ROWS: usize = 16;
+
+/// Whether no value whose top word is `top` can displace `acc`: `top` is
+/// strictly beyond `acc`'s top word on the side `P` discards (then so is
+/// every such value, [`Lane::high_word`]).
+#[inline(always)]
+fn beyond<S: Lane, P: Pick>(acc: S, top: i64) -> bool {
+    let high = acc.high_word();
+    top != high && P::pick(top, high) == high
+}
+
+/// `acc` folded with every value. Values of up to 64 bits fold in
+/// [`LANES`] running lanes (their `min`/`max` vectorizes). Wider ones are
+/// taken [`RUN_ROWS`] at a time: the run's extreme top word (64-bit
+/// `min`/`max`, which vectorize, where a 128- or 256-bit comparison does
+/// not) first, and the run is skipped when it is beyond the running
+/// extreme's, as nearly every run is once that extreme is near the
+/// column's; the other runs fold in lanes.
 #[inline(always)]
 fn fold_all<S: Lane, P: Pick>(acc: S, values: &[S]) -> S {
+    if size_of::<S>() <= 8 {
+        return fold_lanes::<S, P>(acc, values);
+    }
+    let runs = values.chunks_exact(RUN_ROWS);
+    let tail = runs.remainder();
+    let mut acc = acc;
+    for run in runs {
+        let top = run.iter().fold(P::identity::<i64>(), |t, v| P::pick(t, v.high_word()));
+        if !beyond::<S, P>(acc, top) {
+            acc = fold_lanes::<S, P>(acc, run);
+        }
+    }
+    fold_lanes::<S, P>(acc, tail)
+}
+
+/// `acc` folded with every value, in [`LANES`] running lanes.
+#[inline(always)]
+fn fold_lanes<S: Lane, P: Pick>(acc: S, values: &[S]) -> S {
     let mut lanes = [acc; LANES];
     let chunks = values.chunks_exact(LANES);
     let tail = chunks.remainder();
@@ -823,6 +919,56 @@ mod tests {
                         .unwrap();
                     let want = oracle(extreme, &wide, &groups, valid.as_deref(), 6);
                     assert_groups(&by_group, &want, &context);
+                }
+            }
+        }
+    }
+
+    /// Wide values whose top words tie or straddle the running extreme's:
+    /// runs and validity words are skipped only when no row of theirs can
+    /// displace it (descending, ascending, and top words shared by all rows
+    /// with the low words deciding, of either sign).
+    #[rstest]
+    #[case::descending(|row: i128| (1 << 100) - (row << 60))]
+    #[case::ascending(|row: i128| -(1 << 100) + (row << 60))]
+    #[case::shared_top_word(|row: i128| (5 << 64) | (((row * 7919) % 4099) << 40))]
+    #[case::shared_negative_top_word(|row: i128| (-5 << 64) | (((row * 7919) % 4099) << 40))]
+    #[case::top_words_straddling_zero(|row: i128| ((row * 7919) % 4099 - 2049) << 62)]
+    fn wide_runs_are_skipped_only_when_beyond(#[case] value: fn(i128) -> i128) {
+        for rows in [16, 17, 64, 200, 1500] {
+            let column: Vec<i128> = (0..rows).map(|row| value(row as i128)).collect();
+            let wide: Vec<i256> = column.iter().map(|&v| i256::from_i128(v)).collect();
+            let as_i256: Vec<i256> = wide.clone();
+            for pattern in 0..5 {
+                let valid = validity(rows, pattern);
+                let nulls = valid.as_ref().map(|v| NullBuffer::from(v.clone()));
+                for extreme in [Extreme::Min, Extreme::Max] {
+                    let want = oracle(extreme, &wide, &vec![0; rows], valid.as_deref(), 1);
+                    for copy in Runnable::all() {
+                        for got in [
+                            column_extreme(
+                                copy,
+                                extreme,
+                                &Column::I128(&column),
+                                None,
+                                nulls.as_ref(),
+                            ),
+                            column_extreme(
+                                copy,
+                                extreme,
+                                &Column::I256(&as_i256),
+                                None,
+                                nulls.as_ref(),
+                            ),
+                        ] {
+                            assert_eq!(
+                                got,
+                                want[0],
+                                "{extreme:?}, {rows} rows, validity {pattern}, {:?}",
+                                copy.isa()
+                            );
+                        }
+                    }
                 }
             }
         }
@@ -1005,6 +1151,26 @@ mod tests {
         let mut none = GroupExtremes::new(Extreme::Max, 0);
         let got = none.update(Operand::array(&[1i8][..]), None, &Rows::new(1));
         assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 }));
+    }
+
+    /// The range check of the group indices at its edges: the last group,
+    /// the first beyond it, indices with the top bit set, no groups.
+    #[rstest]
+    #[case::last_group(&[0, 6, 3], 7, true)]
+    #[case::one_past(&[0, 7, 3], 7, false)]
+    #[case::top_bit(&[1 << 63, 0], 7, false)]
+    #[case::usize_max(&[usize::MAX], 7, false)]
+    #[case::no_groups(&[0], 0, false)]
+    #[case::no_rows(&[], 0, true)]
+    #[case::huge_len(&[usize::MAX >> 1, 5], usize::MAX >> 1, false)]
+    #[case::below_huge_len(&[(usize::MAX >> 1) - 1], usize::MAX >> 1, true)]
+    fn group_indices_are_checked_against_the_groups(
+        #[case] groups: &[usize],
+        #[case] len: usize,
+        #[case] below: bool,
+    ) {
+        assert_eq!(all_below(groups, len), below);
+        assert_eq!(all_below(groups, len), groups.iter().all(|&g| g < len));
     }
 
     #[rstest]
