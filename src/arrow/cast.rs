@@ -17,8 +17,8 @@ use crate::types::DecimalError;
 use crate::types::DecimalType;
 use crate::types::UnaryOp;
 use crate::types::{ArithmeticOptions, OverflowPolicy, RoundingMode};
-use crate::values::text::{bigint_to_i256, i256_to_bigint};
 use crate::values::DecimalArray;
+use crate::values::text::{bigint_to_i256, i256_to_bigint};
 
 /// `array` cast to `to_type`, as `arrow_cast::cast_with_options(array,
 /// to_type, options)` casts it: the same parameters, so a drop-in. A cast
