@@ -85,3 +85,20 @@ pub fn check_compare_bytes(bytes: &[u8]) -> Result<(), ReferenceMismatch> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_compare_prefix_decodes_without_panic() {
+        // `=` on decimal(9,2) and decimal(19,3) columns of 4096 rows, the
+        // right one with its largest value placed at the last row.
+        let mut bytes = vec![0, 0, 0, 9, 80, 19, 81, 0, 0x83, 0x0c, 0, 16, 0, 0, 0, 0, 0];
+        bytes.extend([1, 0x84, 3, 0, 0, 1, 0x04, 30, 0, 1, 0xff, 0x0f, 0x01, 0]);
+        for end in 0..=bytes.len() {
+            check_compare_bytes(&bytes[..end])
+                .unwrap_or_else(|report| panic!("{end} bytes: {report}"));
+        }
+    }
+}

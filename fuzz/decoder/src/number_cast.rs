@@ -280,3 +280,46 @@ pub fn check_number_cast_bytes(bytes: &[u8]) -> Result<(), ReferenceMismatch> {
         _ => check_to_float::<f64>(&case),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_decode_from_raw_bits() {
+        // decimal(10,2), nullable, 6 rows: NaN, the smallest subnormal,
+        // -inf given, repeated; rows 1 and 4 null.
+        let mut bytes = vec![0, 0x20, 10, 80, 0x04, 6, 0, 3];
+        for x in [f64::NAN, f64::from_bits(1), f64::NEG_INFINITY] {
+            bytes.extend(x.to_le_bytes());
+        }
+        bytes.push(0b0001_0010);
+        let column = NumberColumn::<f64>::decode(&mut Reader { rest: &bytes }).unwrap();
+        let bits: Vec<u64> = column.values.iter().map(|x| x.to_bits()).collect();
+        let given = [f64::NAN.to_bits(), 1, f64::NEG_INFINITY.to_bits()];
+        assert_eq!(bits, [given, given].concat());
+        let nulls = column.nulls.expect("a nullable column");
+        assert_eq!((0..6).filter(|&i| nulls.is_null(i)).collect::<Vec<_>>(), [1, 4]);
+    }
+
+    #[test]
+    fn every_number_cast_prefix_decodes_without_panic() {
+        for cast in 0..20u8 {
+            // From a decimal: a decimal(20,0) column of 600 rows (past the
+            // first 512-row block), its largest value at the last row; to a
+            // decimal: 600 rows of two given raw values to decimal(10,2)
+            // under the Null policy.
+            let mut bytes = if cast < 10 {
+                vec![cast, 0, 0, 0, 0, 0, 20, 78, 0, 0, 0x58, 2, 0, 0, 0, 0, 0]
+            } else {
+                vec![cast, 0, 0x20, 10, 80, 0x04, 0x58, 2, 2]
+            };
+            bytes.extend([1, 0x04, 9, 0, 1, 0x57, 2, 0x01, 0, 0xff, 0xff, 0x7f, 0xf0, 0, 0]);
+            bytes.extend([0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 0x55]);
+            for end in 0..=bytes.len() {
+                check_number_cast_bytes(&bytes[..end])
+                    .unwrap_or_else(|report| panic!("cast {cast}, {end} bytes: {report}"));
+            }
+        }
+    }
+}
