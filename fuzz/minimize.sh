@@ -20,9 +20,9 @@ set -euo pipefail
 dir=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-    targets=(add sub mul div rem rescale text aggregate)
+    targets=(add sub mul div rem rescale text aggregate compare number_cast)
 fi
-declare -A budget=([add]=250 [sub]=250 [mul]=320 [div]=380 [rem]=300 [rescale]=320 [text]=100 [aggregate]=200)
+declare -A budget=([add]=250 [sub]=250 [mul]=320 [div]=380 [rem]=300 [rescale]=320 [text]=100 [aggregate]=200 [compare]=150 [number_cast]=150)
 export RUSTC_BOOTSTRAP=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -34,7 +34,7 @@ shift
 dir=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-    targets=(add sub mul div rem rescale text aggregate)
+    targets=(add sub mul div rem rescale text aggregate compare number_cast)
 fi
 jobs=${FUZZ_JOBS:-1}
 sanitizer=${FUZZ_SANITIZER:-address}

@@ -102,7 +102,14 @@
 //! cast ([`cast::parse`](decimal_kernels::cast::parse)) of the same text
 //! equals [`reference_parse`](decimal_kernels::conformance::reference_parse)
 //! under every rounding mode and both overflow policies.
-//! Neither may panic on any input. The crate's fuzz targets (`fuzz/`) are one
+//! [`check_compare_bytes`] holds the six comparisons (through
+//! [`compare`](decimal_kernels::compare()) and the named functions) to
+//! [`reference_compare`](decimal_kernels::conformance::reference_compare) on
+//! two operands read as [`Case::decode`] reads them, after a byte picking
+//! the comparison; [`check_number_cast_bytes`] holds the casts between
+//! decimals and integers or floats (any bit pattern: NaN, infinities,
+//! subnormals) to the reference's, its byte format in its module.
+//! None may panic on any input. The crate's fuzz targets (`fuzz/`) are one
 //! line each on top of these, and the inputs kept from their runs
 //! (`fuzz/regressions/`) are replayed by `cargo test`; an engine can fuzz its
 //! own kernels with [`Case::check_kernel`].
@@ -135,6 +142,32 @@ use decimal_kernels::{
 // The arrow-buffer types of the major `decimal-kernels` builds on, as the
 // kernels crate re-exports them.
 use decimal_kernels_native::{NullBuffer, ScalarBuffer, i256};
+
+mod compare;
+mod number_cast;
+
+pub use compare::check_compare_bytes;
+pub use number_cast::check_number_cast_bytes;
+
+/// A call whose result differs from the reference's: the call (with the
+/// first row that differs), and both results there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReferenceMismatch {
+    /// The call and the row, described.
+    pub call: String,
+    /// What the reference gives.
+    pub expected: String,
+    /// What the function gives.
+    pub got: String,
+}
+
+impl core::fmt::Display for ReferenceMismatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: expected {}, got {}", self.call, self.expected, self.got)
+    }
+}
+
+impl std::error::Error for ReferenceMismatch {}
 
 /// The four Arrow decimal widths.
 const ARROW_WIDTHS: [StorageWidth; 4] =

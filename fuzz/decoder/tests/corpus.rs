@@ -13,7 +13,8 @@ use std::path::PathBuf;
 
 use decimal_kernels::BinaryOp;
 use decimal_kernels_fuzz_decoder::{
-    check_aggregate_bytes, check_bytes, check_text, check_unary_bytes,
+    check_aggregate_bytes, check_bytes, check_compare_bytes, check_number_cast_bytes, check_text,
+    check_unary_bytes,
 };
 use rstest::rstest;
 
@@ -91,6 +92,28 @@ fn aggregate_regressions_conform() {
     for (name, bytes) in regressions("aggregate") {
         if let Err(report) = check_aggregate_bytes(&bytes) {
             panic!("fuzz/regressions/aggregate.txt, {name}: {report}");
+        }
+    }
+}
+
+/// The `compare` target's inputs: the six comparisons, through `compare`
+/// and the named functions.
+#[test]
+fn compare_regressions_conform() {
+    for (name, bytes) in regressions("compare") {
+        if let Err(report) = check_compare_bytes(&bytes) {
+            panic!("fuzz/regressions/compare.txt, {name}: {report}");
+        }
+    }
+}
+
+/// The `number_cast` target's inputs: decimals to integers and floats, and
+/// back.
+#[test]
+fn number_cast_regressions_conform() {
+    for (name, bytes) in regressions("number_cast") {
+        if let Err(report) = check_number_cast_bytes(&bytes) {
+            panic!("fuzz/regressions/number_cast.txt, {name}: {report}");
         }
     }
 }
