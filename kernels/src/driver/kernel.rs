@@ -63,6 +63,11 @@ pub(crate) trait CompareKernel<W: Work> {
     /// magnitude beyond which the factor is not applied).
     type Constants: Sync;
 
+    /// Whether the portable copy packs this kernel's answers by bit masks
+    /// (`compare_loop`'s `BIT_MASKS`): measured faster for a plain
+    /// comparison, slower where an `i128` multiply aligns the scales.
+    const PORTABLE_BIT_MASKS: bool;
+
     /// Whether the relation holds for the row; must not trap on any input.
     fn holds(a: W, b: W, constants: &Self::Constants) -> bool;
 }

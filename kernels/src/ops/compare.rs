@@ -286,6 +286,7 @@ struct Less;
 
 impl<W: Work> CompareKernel<W> for Less {
     type Constants = ();
+    const PORTABLE_BIT_MASKS: bool = true;
     #[inline(always)]
     fn holds(x: W, y: W, (): &()) -> bool {
         x < y
@@ -297,6 +298,7 @@ struct Equal;
 
 impl<W: Work> CompareKernel<W> for Equal {
     type Constants = ();
+    const PORTABLE_BIT_MASKS: bool = true;
     #[inline(always)]
     fn holds(x: W, y: W, (): &()) -> bool {
         x == y
@@ -308,6 +310,7 @@ struct ShiftedLess;
 
 impl<W: Work> CompareKernel<W> for ShiftedLess {
     type Constants = Alignment<W>;
+    const PORTABLE_BIT_MASKS: bool = false;
     #[inline(always)]
     fn holds(x: W, y: W, c: &Alignment<W>) -> bool {
         let (beyond, scaled) = c.aligned(x);
@@ -321,6 +324,7 @@ struct ShiftedGreater;
 
 impl<W: Work> CompareKernel<W> for ShiftedGreater {
     type Constants = Alignment<W>;
+    const PORTABLE_BIT_MASKS: bool = false;
     #[inline(always)]
     fn holds(x: W, y: W, c: &Alignment<W>) -> bool {
         let (beyond, scaled) = c.aligned(x);
@@ -334,6 +338,7 @@ struct ShiftedEqual;
 
 impl<W: Work> CompareKernel<W> for ShiftedEqual {
     type Constants = Alignment<W>;
+    const PORTABLE_BIT_MASKS: bool = false;
     #[inline(always)]
     fn holds(x: W, y: W, c: &Alignment<W>) -> bool {
         let (beyond, scaled) = c.aligned(x);
