@@ -321,7 +321,7 @@ fn compare_portable<W: Work, K: CompareKernel<W>>(
     invert: u64,
     c: &K::Constants,
 ) {
-    if K::PORTABLE_BIT_MASKS {
+    if K::PLAIN {
         compare_loop::<W, K, true>(a, b, out, invert, c);
     } else {
         compare_loop::<W, K, false>(a, b, out, invert, c);
