@@ -95,5 +95,5 @@ pub(crate) fn compare_block<W: Work, K: CompareKernel<W>>(
     invert: u64,
     c: &K::Constants,
 ) {
-    compare_loop::<W, K>(a, b, out, invert, c);
+    compare_loop::<W, K, false>(a, b, out, invert, c);
 }

@@ -321,7 +321,11 @@ fn compare_portable<W: Work, K: CompareKernel<W>>(
     invert: u64,
     c: &K::Constants,
 ) {
-    compare_loop::<W, K>(a, b, out, invert, c);
+    if K::PLAIN {
+        compare_loop::<W, K, true>(a, b, out, invert, c);
+    } else {
+        compare_loop::<W, K, false>(a, b, out, invert, c);
+    }
 }
 
 /// [`appended_i128_words_loop`] in `copy`: compiled for AVX2 in that copy,

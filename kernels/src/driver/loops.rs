@@ -48,8 +48,16 @@ pub(crate) fn unary_loop<W: Work, K: UnaryKernel<W>>(
 /// are zero. `out` has a word for every 64 rows of `a` and `b` (equally
 /// long), rounded up. Each word is a fixed-length inner loop with no branch,
 /// which the compiler turns into vector comparisons and a mask move.
+///
+/// With `BIT_MASKS`, each row's answer is widened to all ones or zero and
+/// kept by its bit's mask, the mask moving one bit left per row, instead of
+/// shifting the answer by the row's index: with SSE2 alone (the baseline
+/// x86-64 target), which shifts each 64-bit lane by its own amount in two
+/// instructions and a blend, that ran 8,192 `i64` rows 2.3x faster (2.5 µs
+/// against 5.8 µs); with AVX2 and AVX-512 the shifts are single
+/// instructions and the masks ran 2.2x slower.
 #[inline(always)]
-pub(crate) fn compare_loop<W: Work, K: CompareKernel<W>>(
+pub(crate) fn compare_loop<W: Work, K: CompareKernel<W>, const BIT_MASKS: bool>(
     a: &[W],
     b: &[W],
     out: &mut [u64],
@@ -58,8 +66,16 @@ pub(crate) fn compare_loop<W: Work, K: CompareKernel<W>>(
 ) {
     let word = |a: &[W], b: &[W]| {
         let mut bits = 0u64;
-        for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
-            bits |= u64::from(K::holds(x, y, c)) << i;
+        if BIT_MASKS {
+            let mut bit = 1u64;
+            for (&x, &y) in a.iter().zip(b) {
+                bits |= 0u64.wrapping_sub(u64::from(K::holds(x, y, c))) & bit;
+                bit <<= 1;
+            }
+        } else {
+            for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+                bits |= u64::from(K::holds(x, y, c)) << i;
+            }
         }
         bits
     };
