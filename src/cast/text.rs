@@ -203,9 +203,17 @@ trait Magnitude: Copy + PartialOrd {
     const ZERO: Self;
     /// `self · 10 + digit`.
     fn push(self, digit: u8) -> Self;
-    /// `self` followed by the ASCII `digits`.
+    /// `self · 10^8 + eight` (`eight` below `10^8`).
+    fn push_eight(self, eight: u64) -> Self;
+    /// `self` followed by the ASCII `digits`, eight at a time.
     fn push_digits(self, digits: &[u8]) -> Self {
-        digits.iter().fold(self, |v, &d| v.push(d - b'0'))
+        let mut chunks = digits.chunks_exact(8);
+        let mut value = self;
+        for chunk in &mut chunks {
+            let eight: [u8; 8] = chunk.try_into().unwrap_or([b'0'; 8]);
+            value = value.push_eight(eight_digits(eight));
+        }
+        chunks.remainder().iter().fold(value, |v, &d| v.push(d - b'0'))
     }
     /// `self · 10^k`.
     fn times_pow10(self, k: u8) -> Self;
@@ -223,14 +231,8 @@ impl Magnitude for u64 {
     fn push(self, digit: u8) -> Self {
         self * 10 + Self::from(digit)
     }
-    fn push_digits(self, digits: &[u8]) -> Self {
-        let mut chunks = digits.chunks_exact(8);
-        let mut value = self;
-        for chunk in &mut chunks {
-            let eight: [u8; 8] = chunk.try_into().unwrap_or([b'0'; 8]);
-            value = value * 100_000_000 + eight_digits(eight);
-        }
-        chunks.remainder().iter().fold(value, |v, &d| v.push(d - b'0'))
+    fn push_eight(self, eight: u64) -> Self {
+        self * 100_000_000 + eight
     }
     fn times_pow10(self, k: u8) -> Self {
         self * 10_u64.pow(k.into())
@@ -253,14 +255,8 @@ impl Magnitude for u128 {
     fn push(self, digit: u8) -> Self {
         self * 10 + Self::from(digit)
     }
-    fn push_digits(self, digits: &[u8]) -> Self {
-        let mut chunks = digits.chunks_exact(8);
-        let mut value = self;
-        for chunk in &mut chunks {
-            let eight: [u8; 8] = chunk.try_into().unwrap_or([b'0'; 8]);
-            value = value * 100_000_000 + Self::from(eight_digits(eight));
-        }
-        chunks.remainder().iter().fold(value, |v, &d| v.push(d - b'0'))
+    fn push_eight(self, eight: u64) -> Self {
+        self * 100_000_000 + Self::from(eight)
     }
     fn times_pow10(self, k: u8) -> Self {
         self * 10_u128.pow(k.into())
@@ -283,6 +279,10 @@ impl Magnitude for i256 {
     const ZERO: Self = i256::ZERO;
     fn push(self, digit: u8) -> Self {
         self.wrapping_mul(i256::from_i128(10)).wrapping_add(i256::from_i128(digit.into()))
+    }
+    fn push_eight(self, eight: u64) -> Self {
+        // Modulo 2^256, as eight single pushes would give.
+        self.wrapping_mul(i256::from_i128(100_000_000)).wrapping_add(i256::from_i128(eight.into()))
     }
     fn times_pow10(self, k: u8) -> Self {
         self.wrapping_mul(Self::pow10(k))
