@@ -102,6 +102,7 @@ pub use int::rounding::RoundingMode;
 pub use ops::add::add;
 pub use ops::compare::{CompareSpec, compare};
 pub use ops::div::{DivSpec, div};
+pub use ops::from_float::{FromFloatSpec, from_float};
 pub use ops::mul::{MulSpec, mul};
 pub use ops::rem::{RemSpec, rem};
 pub use ops::rescale::{RescaleSpec, rescale};
@@ -109,6 +110,7 @@ pub use ops::round::{RoundSpec, round};
 pub use ops::shared::add_spec::AddSpec;
 pub use ops::sign::{abs, neg};
 pub use ops::sub::sub;
+pub use ops::to_float::{FloatOutput, to_float};
 
 /// The name of the compiled copy of the kernels' loops this process runs:
 /// `"avx512"` (x86-64 with AVX-512 F, DQ, VL and BW), `"avx2"` (x86-64-v3:

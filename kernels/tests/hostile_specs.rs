@@ -1,5 +1,6 @@
 //! Every public entry point of the kernels crate (the operators of two
-//! operands and `rescale`, `neg`, `abs`), driven with specs no profile
+//! operands and `rescale`, `neg`, `abs`; the float casts `from_float` and
+//! `to_float`), driven with specs no profile
 //! would produce: shifts across the whole `i32` (and `u32`) range,
 //! precisions 0 and 255, sums rescaled by any shift after alignment, zero divisors, every rounding mode and policy,
 //! empty, one-row and block-crossing inputs, mixed storage, scalars, and
@@ -7,12 +8,12 @@
 //! panic, and every result row must equal an exact big-integer computation
 //! of the same spec.
 
-use decimal_kernels_native::NullBuffer;
 use decimal_kernels_native::{
-    AddSpec, Column, DivSpec, KernelError, MulSpec, Operand, Output, OverflowPolicy, Policies,
-    RemSpec, RescaleSpec, RoundingMode, Rows, Storage, abs, add, div, i256, mul, neg, rem, rescale,
-    sub,
+    AddSpec, Column, DivSpec, FromFloatSpec, KernelError, MulSpec, Operand, Output, OverflowPolicy,
+    Policies, RemSpec, RescaleSpec, RoundingMode, Rows, Storage, abs, add, div, from_float, i256,
+    mul, neg, rem, rescale, sub, to_float,
 };
+use decimal_kernels_native::{NullBuffer, ScalarBuffer};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 
@@ -487,6 +488,80 @@ fn blocks_beyond_the_first_with_hostile_specs() {
                     Some(&nulls),
                     policy,
                 );
+            }
+        }
+    }
+}
+
+/// Floats no cast would be asked for alongside ordinary ones, at every
+/// hostile scale, precision, mode and output width: each call returns a
+/// result or an error, and every served row stays within the precision.
+#[test]
+fn floats_to_decimals_with_hostile_specs() {
+    let floats = ScalarBuffer::from(vec![
+        0.0,
+        -0.0,
+        1.5,
+        -2.675,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        5e-324,
+        2f64.powi(51),
+        -1e15,
+    ]);
+    let nulls = NullBuffer::from((0..floats.len()).map(|i| i % 5 != 4).collect::<Vec<_>>());
+    for scale in SHIFTS.map(i32::unsigned_abs) {
+        for precision in PRECISIONS {
+            for rounding in ROUNDINGS {
+                let spec = FromFloatSpec::new(scale, rounding, precision);
+                for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
+                    let rows = Rows::new(floats.len())
+                        .with_nulls(Some(&nulls))
+                        .with_policies(Policies { on_overflow: policy, ..Policies::default() });
+                    served_within::<i8>(from_float(&floats, &spec, &rows), precision);
+                    served_within::<i64>(from_float(&floats, &spec, &rows), precision);
+                    served_within::<i256>(from_float(&floats, &spec, &rows), precision);
+                }
+            }
+        }
+    }
+}
+
+/// Every valid row of `out` (if it is a result) within `10^p - 1`.
+#[track_caller]
+fn served_within<O: Storage + Into<i256>>(out: Result<Output<O>, KernelError>, precision: u8) {
+    let Ok(out) = out else { return };
+    let limit = BigInt::from(10).pow(u32::from(precision)) - 1;
+    for (row, &v) in out.values.iter().enumerate() {
+        if out.nulls.as_ref().is_none_or(|n| n.is_valid(row)) {
+            assert!(big(v.into()).abs() <= limit, "row {row} beyond precision {precision}");
+        }
+    }
+}
+
+/// Decimals to floats at every hostile scale over extremes of every
+/// width: each call returns floats or an error, and every served row is
+/// the float nearest the exact value.
+#[test]
+fn decimals_to_floats_with_hostile_specs() {
+    let values: Vec<i256> = extremes();
+    let columns = Columns::new(&values);
+    for scale in SHIFTS {
+        for pick in 0..4 {
+            let (column, stored) = columns.pick(pick);
+            for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
+                let rows = Rows::new(stored.len())
+                    .with_policies(Policies { on_overflow: policy, ..Policies::default() });
+                let Ok(out) = to_float(Operand::array(column), scale, &rows) else { continue };
+                for (row, v) in stored.iter().enumerate() {
+                    if out.nulls.as_ref().is_none_or(|n| n.is_valid(row)) {
+                        let want: f64 = format!("{v}e{}", -i64::from(scale)).parse().unwrap();
+                        assert_eq!(out.values[row].to_bits(), want.to_bits(), "{v}e{}", -scale);
+                    }
+                }
             }
         }
     }

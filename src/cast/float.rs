@@ -12,12 +12,12 @@
 //! Float to decimal, by profile:
 //! - Arrow and FixedPoint: the float's exact binary value `m * 2^e` times
 //!   `10^s'`, rounded once to an integer (half away from zero under Arrow,
-//!   as its decimal casts; the options' mode under FixedPoint). For
-//!   `0 <= s' <= 19`, `2^-11 <= |x| < 2^52` (or zero) and results within
-//!   `i64`, `m * 10^s'` is one 64×64-bit product and the division by
-//!   `2^-e` a shift whose dropped bits decide the rounding, in a loop per
-//!   rounding mode; other rows then take the same steps in `u128` (up to
-//!   `s' = 22`) or exact fractions of big integers.
+//!   as its decimal casts; the options' mode under FixedPoint). Rows whose
+//!   magnitude at scale `0 <= s' <= 22` stays below `2^51` take the
+//!   vectorized kernel (`decimal_kernels_native::from_float`: the product
+//!   in double precision and its exact error, Dekker's two-product); the
+//!   rows it leaves take the same steps in `u128` (up to `s' = 22`) or
+//!   exact fractions of big integers.
 //! - Spark, Presto and Trino: the float's shortest round-trip decimal text
 //!   (what Java's `Double.toString` gives, which `BigDecimal.valueOf` and
 //!   Spark's `Decimal(double)` read) rounded half up to `s'`: Spark's
@@ -33,6 +33,7 @@ use core::cmp::Ordering;
 use core::fmt::Write as _;
 
 use arrow_buffer::{ArrowNativeType, NullBuffer, ScalarBuffer, i256};
+use decimal_kernels_native::{self as kernels, FromFloatSpec, Policies, Rows};
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 
@@ -79,6 +80,18 @@ pub trait CastFloat: ArrowNativeType + core::fmt::Display + sealed::Sealed {
     /// The value of `x`, an `f64` that is a value of this type.
     #[doc(hidden)]
     fn from_widened(x: f64) -> Self;
+    /// The values as `f64` (exact; no copy for `f64`).
+    #[doc(hidden)]
+    fn widened_buffer(values: &ScalarBuffer<Self>) -> ScalarBuffer<f64>;
+    /// The stored decimals at `scale` as this type by the vectorized
+    /// kernel, with the validity less the rows it left; `None` where the
+    /// kernel does not serve this type.
+    #[doc(hidden)]
+    fn nearest_rows(
+        stored: kernels::Operand<'_>,
+        scale: i8,
+        rows: &Rows<'_>,
+    ) -> Option<(ScalarBuffer<Self>, Option<NullBuffer>)>;
 }
 
 impl CastFloat for f64 {
@@ -104,6 +117,17 @@ impl CastFloat for f64 {
     fn from_widened(x: f64) -> Self {
         x
     }
+    fn widened_buffer(values: &ScalarBuffer<Self>) -> ScalarBuffer<f64> {
+        values.clone()
+    }
+    fn nearest_rows(
+        stored: kernels::Operand<'_>,
+        scale: i8,
+        rows: &Rows<'_>,
+    ) -> Option<(ScalarBuffer<Self>, Option<NullBuffer>)> {
+        let out = kernels::to_float(stored, scale.into(), rows).ok()?;
+        Some((out.values, out.nulls))
+    }
 }
 
 impl CastFloat for f32 {
@@ -126,6 +150,18 @@ impl CastFloat for f32 {
     #[expect(clippy::cast_possible_truncation, reason = "x is an f32 value: exact")]
     fn from_widened(x: f64) -> Self {
         x as f32
+    }
+    fn widened_buffer(values: &ScalarBuffer<Self>) -> ScalarBuffer<f64> {
+        values.iter().map(|&x| f64::from(x)).collect()
+    }
+    /// An `f64` rounded again to `f32` could be a double rounding: `f32`
+    /// takes the exact path.
+    fn nearest_rows(
+        _: kernels::Operand<'_>,
+        _: i8,
+        _: &Rows<'_>,
+    ) -> Option<(ScalarBuffer<Self>, Option<NullBuffer>)> {
+        None
     }
 }
 
@@ -175,7 +211,18 @@ pub fn to_float<'a, F: CastFloat>(
     let power = F::exact_power(scale);
     let values: Vec<F> = match operand {
         Operand::Array(a) => with_buffer!(a.values(), b => {
-            b.iter().map(|&v| nearest::<F, _>(v, scale, power, &mut text)).collect()
+            let lenient = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
+            let kernel_rows = Rows::new(rows).with_nulls(nulls.as_ref()).with_policies(lenient);
+            match F::nearest_rows(kernels::Operand::array(&b[..]), scale, &kernel_rows) {
+                Some((values, left)) => {
+                    let mut values = Vec::from(values);
+                    for row in left_rows(left.as_ref(), nulls.as_ref()) {
+                        values[row] = nearest::<F, _>(b[row], scale, power, &mut text);
+                    }
+                    values
+                }
+                None => b.iter().map(|&v| nearest::<F, _>(v, scale, power, &mut text)).collect(),
+            }
         }),
         Operand::Scalar(s) => {
             let nearest = |v| nearest::<F, _>(v, scale, power, &mut text);
@@ -206,91 +253,40 @@ fn rounded_up(q: u128, half: Ordering, exact: bool, negative: bool, mode: Roundi
     q + u128::from(rounds_up(half, exact, q % 2 == 1, negative, mode))
 }
 
-/// `x`'s exact binary value times `power` (`10^s`, `0 <= s <= 19`) rounded
-/// to an integer by `up` (a [`rounds_up`] with its mode fixed), when
-/// `2^-11 <= |x| < 2^52` or `x` is zero, and the rounded magnitude is at
-/// most `limit`; `None` otherwise (NaN and infinities too).
-///
-/// Exact: with `x = ±m * 2^-k` (`m < 2^53`, `1 <= k <= 63`), `m * power`
-/// is one 64×64-bit product `hi * 2^64 + lo`; its low `k` bits (all in
-/// `lo`) are the dropped part, compared with one half (`2^(k-1)`) as
-/// integers, and the kept part is `(hi, lo) >> k` when `hi >> k` is zero.
-#[inline(always)]
-fn fast_exact(
-    x: f64,
-    power: u64,
-    limit: u64,
-    up: impl Fn(Ordering, bool, bool, bool) -> bool,
-) -> Option<i64> {
-    const FRACTION_BITS: u64 = (1 << 52) - 1;
-    let bits = x.to_bits();
-    let biased = (bits >> 52) & 0x7ff;
-    // `1075 - biased` is `k` for a normal `x`; zero (all bits clear but the
-    // sign) is `0 * 2^-1`. The rest is computed whether or not `k` serves,
-    // with a `k` that keeps the shifts in range, so that the row has one
-    // branch.
-    let zero = bits << 1 == 0;
-    let m = if zero { 0 } else { bits & FRACTION_BITS | 1 << 52 };
-    let k = if zero { 1 } else { 1075u64.wrapping_sub(biased) };
-    let k_serves = k.wrapping_sub(1) < 63;
-    #[expect(clippy::cast_possible_truncation, reason = "1..=63")]
-    let k = if k_serves { k as u32 } else { 1 };
-    let n = u128::from(m) * u128::from(power);
-    #[expect(clippy::cast_possible_truncation, reason = "the two halves of n")]
-    let (hi, lo) = ((n >> 64) as u64, n as u64);
-    let q = hi << (64 - k) | lo >> k;
-    let dropped = lo & ((1 << k) - 1);
-    let half = dropped.cmp(&(1 << (k - 1)));
-    let negative = bits >> 63 == 1;
-    let magnitude = q + u64::from(up(half, dropped == 0, q % 2 == 1, negative));
-    let serves = k_serves & (hi >> k == 0) & (magnitude <= limit);
-    // `limit <= i64::MAX`: a magnitude that serves fits.
-    let magnitude = magnitude.cast_signed();
-    serves.then_some(if negative { magnitude.wrapping_neg() } else { magnitude })
+/// `values` at the target as the vectorized kernel gives them (their exact
+/// binary value rounded with the spec's mode), each row it leaves by
+/// `slow(row, x)`; `None` when the kernel refuses the call.
+fn exact_rows<F: CastFloat, T: DecimalNative>(
+    values: &ScalarBuffer<F>,
+    nulls: Option<&NullBuffer>,
+    spec: &FromFloatSpec,
+    mut slow: impl FnMut(usize, f64) -> T,
+) -> Option<Vec<T>> {
+    let widened = F::widened_buffer(values);
+    let lenient = Policies { on_overflow: OverflowPolicy::Null, ..Policies::default() };
+    let rows = Rows::new(values.len()).with_nulls(nulls).with_policies(lenient);
+    let out = kernels::from_float::<T>(&widened, spec, &rows).ok()?;
+    let mut stored = Vec::from(out.values);
+    // The rows it left: NaN, infinities, beyond the precision, or only
+    // outside its range.
+    for row in left_rows(out.nulls.as_ref(), nulls) {
+        stored[row] = slow(row, widened[row]);
+    }
+    Some(stored)
 }
 
-/// `values` at the target as [`fast_exact`] with `mode` gives them, each
-/// other row by `slow(row, x)`: one loop per mode, so that no row tests it.
-fn exact_rows<F: CastFloat, T: DecimalNative>(
-    values: &[F],
-    power: u64,
-    limit: u64,
-    mode: RoundingMode,
-    slow: impl FnMut(usize, f64) -> T,
-) -> Vec<T> {
-    #[inline(always)]
-    fn rows<F: CastFloat, T: DecimalNative>(
-        values: &[F],
-        power: u64,
-        limit: u64,
-        up: impl Fn(Ordering, bool, bool, bool) -> bool + Copy,
-        mut slow: impl FnMut(usize, f64) -> T,
-    ) -> Vec<T> {
-        // The rows the fast path leaves, in order, done after its loop.
-        let mut others = Vec::new();
-        let fast = |(row, x): (usize, &F)| match fast_exact(x.widened(), power, limit, up) {
-            Some(v) => T::from_i256(i256::from_i128(i128::from(v))).unwrap_or_default(),
-            None => {
-                others.push(row);
-                T::default()
-            }
-        };
-        let mut out: Vec<T> = values.iter().enumerate().map(fast).collect();
-        for row in others {
-            out[row] = slow(row, values[row].widened());
-        }
-        out
-    }
-    use RoundingMode::{Ceiling, Floor, HalfEven, HalfUp, TowardZero};
-    match mode {
-        HalfUp => rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, HalfUp), slow),
-        HalfEven => rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, HalfEven), slow),
-        TowardZero => {
-            rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, TowardZero), slow)
-        }
-        Floor => rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, Floor), slow),
-        Ceiling => rows(values, power, limit, |h, e, o, n| rounds_up(h, e, o, n, Ceiling), slow),
-    }
+/// The rows a vectorized kernel left: valid in `nulls` (the input's) and
+/// null in `left` (its output's, which only adds nulls).
+fn left_rows<'a>(
+    left: Option<&'a NullBuffer>,
+    nulls: Option<&'a NullBuffer>,
+) -> impl Iterator<Item = usize> + 'a {
+    let count = left
+        .map_or(0, NullBuffer::null_count)
+        .saturating_sub(nulls.map_or(0, NullBuffer::null_count));
+    let valid = |n: Option<&NullBuffer>, row| n.is_none_or(|n| n.is_valid(row));
+    let rows = if count == 0 { 0 } else { left.map_or(0, NullBuffer::len) };
+    (0..rows).filter(move |&row| !valid(left, row) && valid(nulls, row))
 }
 
 /// What one float comes to at the target scale.
@@ -488,16 +484,11 @@ pub fn from_float<F: CastFloat>(
     };
     let mut text = String::new();
     let mut failed = Vec::new();
-    // The fast path's scale and limit: `10^s` within `u64`, magnitudes
-    // within `i64`.
+    // The vectorized path reads the float's exact value.
     let fast = u32::try_from(to.scale())
         .ok()
-        .and_then(|s| 10u64.checked_pow(s))
         .filter(|_| target.value == FloatValue::Exact)
-        .map(|power| {
-            let limit = target.limit.and_then(|limit| u64::try_from(limit).ok());
-            (power, limit.unwrap_or(u64::MAX).min(i64::MAX.unsigned_abs()))
-        });
+        .map(|scale| FromFloatSpec::new(scale, target.mode, to.precision()));
     let stored = with_native!(width, T => {
         let slow = |row: usize, x: f64| -> T {
             let cast = match target.value {
@@ -515,12 +506,11 @@ pub fn from_float<F: CastFloat>(
                 }
             }
         };
-        let out: Vec<T> = match fast {
-            Some((power, limit)) => exact_rows(&values, power, limit, target.mode, slow),
-            None => {
-                let mut slow = slow;
-                values.iter().enumerate().map(|(row, &x)| slow(row, x.widened())).collect()
-            }
+        let mut slow = slow;
+        let vectorized = fast.and_then(|spec| exact_rows(&values, nulls.as_ref(), &spec, &mut slow));
+        let out: Vec<T> = match vectorized {
+            Some(out) => out,
+            None => values.iter().enumerate().map(|(row, &x)| slow(row, x.widened())).collect(),
         };
         T::into_values(ScalarBuffer::from(out))
     });

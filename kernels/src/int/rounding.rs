@@ -46,6 +46,9 @@ impl RoundingMode {
 /// One rounding mode as a type, so a kernel loop is compiled per mode and
 /// carries no per-row branch on the mode.
 pub(crate) trait Rounding: Copy + Send + Sync + 'static {
+    /// The mode this type is.
+    const MODE: RoundingMode;
+
     /// The rounded quotient, from the truncated quotient `q`, the remainder `r`
     /// (sign of the dividend), the divisor's magnitude `d` (non-zero) and
     /// whether the exact quotient is negative.
@@ -96,6 +99,8 @@ pub(crate) struct Floor;
 pub(crate) struct Ceiling;
 
 impl Rounding for TowardZero {
+    const MODE: RoundingMode = RoundingMode::TowardZero;
+
     #[inline(always)]
     fn finish<W: Work>(q: W, _r: W, _d: W, _negative: bool) -> W {
         q
@@ -108,6 +113,8 @@ impl Rounding for TowardZero {
 }
 
 impl Rounding for HalfUp {
+    const MODE: RoundingMode = RoundingMode::HalfUp;
+
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, d: W, negative: bool) -> W {
         let (half_or_more, _) = at_least_half(r, d);
@@ -121,6 +128,8 @@ impl Rounding for HalfUp {
 }
 
 impl Rounding for HalfEven {
+    const MODE: RoundingMode = RoundingMode::HalfEven;
+
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, d: W, negative: bool) -> W {
         let (half_or_more, exactly_half) = at_least_half(r, d);
@@ -137,6 +146,8 @@ impl Rounding for HalfEven {
 }
 
 impl Rounding for Floor {
+    const MODE: RoundingMode = RoundingMode::Floor;
+
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, _d: W, negative: bool) -> W {
         step_away(q, negative && !r.is_zero(), negative)
@@ -149,6 +160,8 @@ impl Rounding for Floor {
 }
 
 impl Rounding for Ceiling {
+    const MODE: RoundingMode = RoundingMode::Ceiling;
+
     #[inline(always)]
     fn finish<W: Work>(q: W, r: W, _d: W, negative: bool) -> W {
         step_away(q, !negative && !r.is_zero(), negative)

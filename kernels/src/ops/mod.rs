@@ -9,6 +9,7 @@
 pub(crate) mod add;
 pub(crate) mod compare;
 pub(crate) mod div;
+pub(crate) mod from_float;
 pub(crate) mod mul;
 pub(crate) mod rem;
 pub(crate) mod rescale;
@@ -16,3 +17,4 @@ pub(crate) mod round;
 pub(crate) mod shared;
 pub(crate) mod sign;
 pub(crate) mod sub;
+pub(crate) mod to_float;
