@@ -11,8 +11,8 @@ use core::mem::MaybeUninit;
 use crate::columns::storage::Stored;
 use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
 use crate::driver::loops::{
-    appended_i128_words_loop, binary_loop, binary_words_loop, compare_loop, unary_loop,
-    unary_words_loop,
+    appended_i128_words_loop, binary_loop, binary_words_loop, compare_i128_words_loop,
+    compare_loop, unary_loop, unary_words_loop,
 };
 use crate::int::work::Work;
 
@@ -96,4 +96,16 @@ pub(crate) fn compare_block<W: Work, K: CompareKernel<W>>(
     c: &K::Constants,
 ) {
     compare_loop::<W, K, false>(a, b, out, invert, c);
+}
+
+/// The comparison loop over `i128` words compiled for x86-64-v3.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+pub(crate) fn compare_i128_words<K: CompareKernel<i64>>(
+    a: &[[u64; 2]],
+    b: &[[u64; 2]],
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) -> u64 {
+    compare_i128_words_loop::<K, false>(a, b, out, invert, c)
 }

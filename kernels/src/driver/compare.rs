@@ -11,9 +11,12 @@
 use arrow_buffer::{BooleanBuffer, Buffer};
 
 use crate::columns::in_place::InPlace;
-use crate::columns::operand::Operand;
-use crate::driver::blocks::{MASK_ROWS, OperandBlock, block_lengths, block_rows, block_slots};
-use crate::driver::copies::compare_block_in;
+use crate::columns::operand::{Operand, Values};
+use crate::columns::storage::Stored;
+use crate::driver::blocks::{
+    MASK_ROWS, OperandBlock, RepeatedWords, block_lengths, block_rows, block_slots,
+};
+use crate::driver::copies::{compare_block_in, compare_i128_words_in};
 use crate::driver::error::KernelError;
 use crate::driver::isa::Runnable;
 use crate::driver::kernel::CompareKernel;
@@ -50,4 +53,75 @@ pub(crate) fn run_compare<W: InPlace, K: CompareKernel<W>>(
         compare_block_in::<W, K>(copy, a, b, out, invert, constants);
     }
     Ok(BooleanBuffer::new(Buffer::from_vec(words), 0, rows.len))
+}
+
+/// As [`run_compare`] for operands stored as `i128` (columns, or single
+/// values that fit it), tested in `i64` over their 64-bit words, one pass:
+/// each 64-row word holding a value beyond `i64` is tested again in `i128`
+/// (`constants_128`). Values of money and most decimals fit `i64` whatever
+/// their declared type, and a 64-bit comparison vectorizes where a 128-bit
+/// one does not; no measuring pass reads the columns first.
+pub(crate) fn run_compare_i128_words<K: CompareKernel<i64> + CompareKernel<i128>>(
+    copy: Runnable,
+    lhs: &Operand<'_>,
+    rhs: &Operand<'_>,
+    constants_64: &<K as CompareKernel<i64>>::Constants,
+    constants_128: &<K as CompareKernel<i128>>::Constants,
+    negated: bool,
+    rows: &Rows<'_>,
+) -> Result<BooleanBuffer, KernelError> {
+    rows.check(&[lhs, rhs])?;
+    let invert = if negated { u64::MAX } else { 0 };
+    let mut words = vec![0u64; rows.len.div_ceil(MASK_ROWS)];
+    let block = block_rows::<i64>();
+    let first = block.min(rows.len);
+    let (mut lhs_slots, mut rhs_slots) = (block_slots(), block_slots());
+    let lhs_words = RepeatedWords::<i128>::new::<i128>(lhs, first, &mut lhs_slots);
+    let rhs_words = RepeatedWords::<i128>::new::<i128>(rhs, first, &mut rhs_slots);
+    let (lhs_column, rhs_column) = (i128_column(lhs), i128_column(rhs));
+    // A single value's `i128` rows for a word tested again.
+    let (lhs_word, rhs_word) = (
+        [lhs.scalar_value::<i128>().unwrap_or(0); MASK_ROWS],
+        [rhs.scalar_value::<i128>().unwrap_or(0); MASK_ROWS],
+    );
+    for (start, out) in (0..rows.len).step_by(block).zip(words.chunks_mut(block / MASK_ROWS)) {
+        let len = block.min(rows.len - start);
+        let a = lhs_words.rows(lhs_column, start, len);
+        let b = rhs_words.rows(rhs_column, start, len);
+        block_lengths(&[a.len(), b.len()], len)?;
+        block_lengths(&[out.len()], len.div_ceil(MASK_ROWS))?;
+        let mut wide = compare_i128_words_in::<K>(copy, a, b, out, invert, constants_64);
+        while wide != 0 {
+            let j = wide.trailing_zeros() as usize;
+            wide &= wide - 1;
+            let word_start = start + j * MASK_ROWS;
+            let word_len = MASK_ROWS.min(rows.len - word_start);
+            let a = word_rows(lhs_column, &lhs_word, word_start, word_len);
+            let b = word_rows(rhs_column, &rhs_word, word_start, word_len);
+            block_lengths(&[a.len(), b.len()], word_len)?;
+            compare_block_in::<i128, K>(copy, a, b, &mut out[j..=j], invert, constants_128);
+        }
+    }
+    Ok(BooleanBuffer::new(Buffer::from_vec(words), 0, rows.len))
+}
+
+/// Rows `start..start + len` of a column, or of a single value repeated.
+fn word_rows<'a>(
+    column: Option<&'a [i128]>,
+    repeated: &'a [i128; MASK_ROWS],
+    start: usize,
+    len: usize,
+) -> &'a [i128] {
+    match column {
+        Some(values) => values.get(start..start + len).unwrap_or_default(),
+        None => repeated.get(..len).unwrap_or_default(),
+    }
+}
+
+/// The operand's values when it is a column stored as `i128`.
+fn i128_column<'a>(operand: &Operand<'a>) -> Option<&'a [i128]> {
+    match operand.values {
+        Values::Array(column) => i128::of_column(&column),
+        Values::Scalar(_) => None,
+    }
 }

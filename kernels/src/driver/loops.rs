@@ -64,21 +64,8 @@ pub(crate) fn compare_loop<W: Work, K: CompareKernel<W>, const BIT_MASKS: bool>(
     invert: u64,
     c: &K::Constants,
 ) {
-    let word = |a: &[W], b: &[W]| {
-        let mut bits = 0u64;
-        if BIT_MASKS {
-            let mut bit = 1u64;
-            for (&x, &y) in a.iter().zip(b) {
-                bits |= 0u64.wrapping_sub(u64::from(K::holds(x, y, c))) & bit;
-                bit <<= 1;
-            }
-        } else {
-            for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
-                bits |= u64::from(K::holds(x, y, c)) << i;
-            }
-        }
-        bits
-    };
+    let word =
+        |a: &[W], b: &[W]| pack::<BIT_MASKS>(a.iter().zip(b).map(|(&x, &y)| K::holds(x, y, c)));
     let (mut a_words, mut b_words) = (a.chunks_exact(64), b.chunks_exact(64));
     let mut slots = out.iter_mut();
     // The rows first: a slot is taken only for a full word of rows.
@@ -91,6 +78,70 @@ pub(crate) fn compare_loop<W: Work, K: CompareKernel<W>, const BIT_MASKS: bool>(
         let rows = u64::MAX >> (64 - a.len().min(b.len()).max(1));
         *slot = (word(a, b) ^ invert) & rows;
     }
+}
+
+/// Up to 64 answers packed into a word, the `i`-th in bit `i`: by shifting
+/// each into place, or with `BIT_MASKS` by widening each to all ones or
+/// zero and keeping it by a mask that moves one bit left per row (see
+/// [`compare_loop`] for where each is faster).
+#[inline(always)]
+fn pack<const BIT_MASKS: bool>(answers: impl Iterator<Item = bool>) -> u64 {
+    let mut bits = 0u64;
+    if BIT_MASKS {
+        let mut bit = 1u64;
+        for answer in answers {
+            bits |= 0u64.wrapping_sub(u64::from(answer)) & bit;
+            bit <<= 1;
+        }
+    } else {
+        for (i, answer) in answers.enumerate() {
+            bits |= u64::from(answer) << i;
+        }
+    }
+    bits
+}
+
+/// [`compare_loop`] over `i128` values read as their 64-bit words and
+/// compared in `i64`, for values that fit it: the compiler loads and
+/// deinterleaves whole vectors, and each row also tests that both of its
+/// high words are the sign of their low word. Returns a mask with bit `j`
+/// set when a value of output word `j`'s rows (either side, null rows
+/// alike) is beyond `i64`: that word's answers are unspecified, for the
+/// caller to compute again in `i128`. `out` has at most 64 words.
+#[inline(always)]
+pub(crate) fn compare_i128_words_loop<K: CompareKernel<i64>, const BIT_MASKS: bool>(
+    a: &[[u64; 2]],
+    b: &[[u64; 2]],
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) -> u64 {
+    let word = |a: &[[u64; 2]], b: &[[u64; 2]]| {
+        let mut wide = 0u64;
+        let answers = a.iter().zip(b).map(|(&[x_low, x_high], &[y_low, y_high])| {
+            let (x, y) = (x_low.cast_signed(), y_low.cast_signed());
+            wide |= (x_high ^ (x >> 63).cast_unsigned()) | (y_high ^ (y >> 63).cast_unsigned());
+            K::holds(x, y, c)
+        });
+        let bits = pack::<BIT_MASKS>(answers);
+        (bits, wide != 0)
+    };
+    let mut wide_words = 0u64;
+    let (mut a_words, mut b_words) = (a.chunks_exact(64), b.chunks_exact(64));
+    let mut slots = out.iter_mut().enumerate();
+    for ((a, b), (j, slot)) in (&mut a_words).zip(&mut b_words).zip(&mut slots) {
+        let (bits, wide) = word(a, b);
+        *slot = bits ^ invert;
+        wide_words |= u64::from(wide) << (j % 64);
+    }
+    let (a, b) = (a_words.remainder(), b_words.remainder());
+    if let Some((j, slot)) = slots.next().filter(|_| !a.is_empty()) {
+        let rows = u64::MAX >> (64 - a.len().min(b.len()).max(1));
+        let (bits, wide) = word(a, b);
+        *slot = (bits ^ invert) & rows;
+        wide_words |= u64::from(wide) << (j % 64);
+    }
+    wide_words
 }
 
 /// Computes one block of values stored as `S` in a narrower `W` with `K`,
