@@ -12,7 +12,7 @@ use crate::columns::storage::Stored;
 use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
 use crate::driver::loops::{
     appended_i128_words_loop, binary_loop, binary_words_loop, compare_i128_words_loop,
-    compare_loop, unary_loop, unary_words_loop,
+    compare_i128_words_scalar_loop, compare_loop, unary_loop, unary_words_loop,
 };
 use crate::int::work::Work;
 
@@ -108,4 +108,17 @@ pub(crate) fn compare_i128_words<K: CompareKernel<i64>>(
     c: &K::Constants,
 ) -> u64 {
     compare_i128_words_loop::<K, false>(a, b, out, invert, c)
+}
+
+/// The comparison loop over `i128` words against one value, compiled for
+/// x86-64-v3.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+pub(crate) fn compare_i128_words_scalar<K: CompareKernel<i64>>(
+    a: &[[u64; 2]],
+    y: i64,
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) -> u64 {
+    compare_i128_words_scalar_loop::<K, false>(a, y, out, invert, c)
 }

@@ -16,7 +16,9 @@ use crate::columns::storage::Stored;
 use crate::driver::blocks::{
     MASK_ROWS, OperandBlock, RepeatedWords, block_lengths, block_rows, block_slots,
 };
-use crate::driver::copies::{compare_block_in, compare_i128_words_in};
+use crate::driver::copies::{
+    compare_block_in, compare_i128_words_in, compare_i128_words_scalar_in,
+};
 use crate::driver::error::KernelError;
 use crate::driver::isa::Runnable;
 use crate::driver::kernel::CompareKernel;
@@ -60,7 +62,8 @@ pub(crate) fn run_compare<W: InPlace, K: CompareKernel<W>>(
 /// each 64-row word holding a value beyond `i64` is tested again in `i128`
 /// (`constants_128`). Values of money and most decimals fit `i64` whatever
 /// their declared type, and a 64-bit comparison vectorizes where a 128-bit
-/// one does not; no measuring pass reads the columns first.
+/// one does not; no measuring pass reads the columns first. A single value
+/// on the right that fits `i64` is held in a register, not read as words.
 pub(crate) fn run_compare_i128_words<K: CompareKernel<i64> + CompareKernel<i128>>(
     copy: Runnable,
     lhs: &Operand<'_>,
@@ -79,6 +82,8 @@ pub(crate) fn run_compare_i128_words<K: CompareKernel<i64> + CompareKernel<i128>
     let lhs_words = RepeatedWords::<i128>::new::<i128>(lhs, first, &mut lhs_slots);
     let rhs_words = RepeatedWords::<i128>::new::<i128>(rhs, first, &mut rhs_slots);
     let (lhs_column, rhs_column) = (i128_column(lhs), i128_column(rhs));
+    // A single value on the right that fits `i64` is not read as words.
+    let rhs_scalar = rhs.scalar_value::<i128>().and_then(|y| i64::try_from(y).ok());
     // A single value's `i128` rows for a word tested again.
     let (lhs_word, rhs_word) = (
         [lhs.scalar_value::<i128>().unwrap_or(0); MASK_ROWS],
@@ -90,7 +95,10 @@ pub(crate) fn run_compare_i128_words<K: CompareKernel<i64> + CompareKernel<i128>
         let b = rhs_words.rows(rhs_column, start, len);
         block_lengths(&[a.len(), b.len()], len)?;
         block_lengths(&[out.len()], len.div_ceil(MASK_ROWS))?;
-        let mut wide = compare_i128_words_in::<K>(copy, a, b, out, invert, constants_64);
+        let mut wide = match rhs_scalar {
+            Some(y) => compare_i128_words_scalar_in::<K>(copy, a, y, out, invert, constants_64),
+            None => compare_i128_words_in::<K>(copy, a, b, out, invert, constants_64),
+        };
         while wide != 0 {
             let j = wide.trailing_zeros() as usize;
             wide &= wide - 1;

@@ -15,8 +15,8 @@ use crate::driver::isa::Isa;
 use crate::driver::isa::Runnable;
 use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
 use crate::driver::loops::{
-    binary_loop, binary_words_loop, compare_i128_words_loop, compare_loop, unary_loop,
-    unary_words_loop,
+    binary_loop, binary_words_loop, compare_i128_words_loop, compare_i128_words_scalar_loop,
+    compare_loop, unary_loop, unary_words_loop,
 };
 #[cfg(target_arch = "x86_64")]
 use crate::driver::{avx2, avx512};
@@ -368,6 +368,46 @@ fn compare_i128_words_portable<K: CompareKernel<i64>>(
     c: &K::Constants,
 ) -> u64 {
     compare_i128_words_loop::<K, true>(a, b, out, invert, c)
+}
+
+/// [`compare_i128_words_scalar_loop`] in `copy`.
+pub(crate) fn compare_i128_words_scalar_in<K: CompareKernel<i64>>(
+    copy: Runnable,
+    a: &[[u64; 2]],
+    y: i64,
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) -> u64 {
+    match copy.isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: a `Runnable` level runs on this CPU (checked at run
+            // time when it was made), and the copy is compiled with its
+            // features.
+            unsafe { avx512::compare_i128_words_scalar::<K>(a, y, out, invert, c) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+            // this CPU, and the copy is compiled with its features.
+            unsafe { avx2::compare_i128_words_scalar::<K>(a, y, out, invert, c) }
+        }
+        _ => compare_i128_words_scalar_portable::<K>(a, y, out, invert, c),
+    }
+}
+
+/// [`compare_i128_words_scalar_loop`] compiled for the build's target, out
+/// of line as the other copies are.
+#[inline(never)]
+fn compare_i128_words_scalar_portable<K: CompareKernel<i64>>(
+    a: &[[u64; 2]],
+    y: i64,
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) -> u64 {
+    compare_i128_words_scalar_loop::<K, true>(a, y, out, invert, c)
 }
 
 /// [`appended_i128_words_loop`] in `copy`: compiled for AVX2 in that copy,

@@ -123,8 +123,7 @@ pub(crate) fn compare_i128_words_loop<K: CompareKernel<i64>, const BIT_MASKS: bo
             wide |= (x_high ^ (x >> 63).cast_unsigned()) | (y_high ^ (y >> 63).cast_unsigned());
             K::holds(x, y, c)
         });
-        let bits = pack::<BIT_MASKS>(answers);
-        (bits, wide != 0)
+        (pack::<BIT_MASKS>(answers), wide != 0)
     };
     let mut wide_words = 0u64;
     let (mut a_words, mut b_words) = (a.chunks_exact(64), b.chunks_exact(64));
@@ -139,6 +138,42 @@ pub(crate) fn compare_i128_words_loop<K: CompareKernel<i64>, const BIT_MASKS: bo
         let rows = u64::MAX >> (64 - a.len().min(b.len()).max(1));
         let (bits, wide) = word(a, b);
         *slot = (bits ^ invert) & rows;
+        wide_words |= u64::from(wide) << (j % 64);
+    }
+    wide_words
+}
+
+/// [`compare_i128_words_loop`] with one value `y` on the right of every row:
+/// only the column's words are loaded.
+#[inline(always)]
+pub(crate) fn compare_i128_words_scalar_loop<K: CompareKernel<i64>, const BIT_MASKS: bool>(
+    a: &[[u64; 2]],
+    y: i64,
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) -> u64 {
+    let word = |a: &[[u64; 2]]| {
+        let mut wide = 0u64;
+        let answers = a.iter().map(|&[x_low, x_high]| {
+            let x = x_low.cast_signed();
+            wide |= x_high ^ (x >> 63).cast_unsigned();
+            K::holds(x, y, c)
+        });
+        (pack::<BIT_MASKS>(answers), wide != 0)
+    };
+    let mut wide_words = 0u64;
+    let mut a_words = a.chunks_exact(64);
+    let mut slots = out.iter_mut().enumerate();
+    for (a, (j, slot)) in (&mut a_words).zip(&mut slots) {
+        let (bits, wide) = word(a);
+        *slot = bits ^ invert;
+        wide_words |= u64::from(wide) << (j % 64);
+    }
+    let a = a_words.remainder();
+    if let Some((j, slot)) = slots.next().filter(|_| !a.is_empty()) {
+        let (bits, wide) = word(a);
+        *slot = (bits ^ invert) & (u64::MAX >> (64 - a.len()));
         wide_words |= u64::from(wide) << (j % 64);
     }
     wide_words

@@ -290,16 +290,41 @@ impl Call<'_, '_> {
 
 impl Call<'_, '_> {
     /// [`run`](Self::run) for operands stored as `i128`, in `i64` where
-    /// their values fit it.
+    /// their values fit it, with a single value put on the right (mirroring
+    /// the relation, and a shifted one multiplied once).
     fn run_i128_words(&self) -> Result<BooleanBuffer, KernelError> {
         let Self { copy, x, y, shift, relation, negated, rows } = *self;
+        let scalar = |o: &Operand<'_>| o.row_count().is_none();
+        if shift > 0 && scalar(&x) && !scalar(&y) {
+            // `X < y` is `y > X`, with `X = x * 10^k` when it fits `i128`.
+            let shifted = x.scalar_value::<i128>().and_then(|v| {
+                let power = u32::try_from(shift).ok().and_then(|k| 10i128.checked_pow(k))?;
+                v.checked_mul(power)
+            });
+            let Some(shifted) = shifted else { return self.run::<i128>() };
+            let mirrored = match relation {
+                Relation::Less => Relation::Greater,
+                Relation::Greater => Relation::Less,
+                Relation::Equal => Relation::Equal,
+            };
+            let plain =
+                Call { x: y, y: Operand::scalar(shifted), shift: 0, relation: mirrored, ..*self };
+            return plain.run_i128_words();
+        }
         if shift == 0 {
+            // The column first: `x < y` is `y > x`.
+            let (x, y, relation) = match relation {
+                Relation::Less if scalar(&x) => (y, x, Relation::Greater),
+                Relation::Greater if scalar(&x) => (y, x, Relation::Less),
+                Relation::Equal if scalar(&x) => (y, x, Relation::Equal),
+                _ => (x, y, relation),
+            };
             return match relation {
                 Relation::Less => {
                     run_compare_i128_words::<Less>(copy, &x, &y, &(), &(), negated, rows)
                 }
                 Relation::Greater => {
-                    run_compare_i128_words::<Less>(copy, &y, &x, &(), &(), negated, rows)
+                    run_compare_i128_words::<Greater>(copy, &x, &y, &(), &(), negated, rows)
                 }
                 Relation::Equal => {
                     run_compare_i128_words::<Equal>(copy, &x, &y, &(), &(), negated, rows)
@@ -357,6 +382,19 @@ impl<W: Work> CompareKernel<W> for Less {
     #[inline(always)]
     fn holds(x: W, y: W, (): &()) -> bool {
         x < y
+    }
+}
+
+/// `x > y`: for a single value on the right of a column, which the words
+/// loops read from a register.
+struct Greater;
+
+impl<W: Work> CompareKernel<W> for Greater {
+    type Constants = ();
+    const PLAIN: bool = true;
+    #[inline(always)]
+    fn holds(x: W, y: W, (): &()) -> bool {
+        x > y
     }
 }
 
@@ -492,7 +530,9 @@ mod tests {
             b.iter().map(|&v| v.widened(TOKEN)).collect(),
         );
         let (lhs, rhs) = pairs(&a, &b);
-        let scales = [(0, 0), (2, 0), (0, 2), (-5, 0), (3, -2), (0, 18), (19, 0), (0, 38), (39, 0)]
+        let scales = [(0, 0), (2, 0), (0, 2), (1, 0), (0, 1), (-5, 0), (3, -2), (0, 18), (19, 0)]
+            .into_iter()
+            .chain([(0, 38), (39, 0)])
             .into_iter()
             .chain([(0, 76), (-76, 1), (77, 0), (0, 200), (i32::MIN, i32::MAX)]);
         for (s1, s2) in scales {
@@ -505,21 +545,42 @@ mod tests {
                     let got =
                         compare_in(copy, Operand::array(&lhs), Operand::array(&rhs), &spec, &rows);
                     assert_eq!(got.unwrap().iter().collect::<Vec<_>>(), want, "{context}");
-                    // The left side as a single value, then the right one.
-                    let rows = Rows::new(b.len());
-                    let got =
-                        compare_in(copy, Operand::scalar(a[3]), Operand::array(&b), &spec, &rows);
-                    let from = 3 * b.len();
-                    assert_eq!(
-                        got.unwrap().iter().collect::<Vec<_>>(),
-                        want[from..from + b.len()],
-                        "{context}"
-                    );
-                    let rows = Rows::new(a.len());
-                    let got =
-                        compare_in(copy, Operand::array(&a), Operand::scalar(b[4]), &spec, &rows);
-                    let expected: Vec<bool> = (0..a.len()).map(|i| want[i * b.len() + 4]).collect();
-                    assert_eq!(got.unwrap().iter().collect::<Vec<_>>(), expected, "{context}");
+                    // The left side as a single value, then the right one:
+                    // one (which a shift of 1 or 2 lands on a column's
+                    // 10^k ± 1) and a larger value.
+                    for i in [1, 3] {
+                        let rows = Rows::new(b.len());
+                        let got = compare_in(
+                            copy,
+                            Operand::scalar(a[i]),
+                            Operand::array(&b),
+                            &spec,
+                            &rows,
+                        );
+                        let from = i * b.len();
+                        assert_eq!(
+                            got.unwrap().iter().collect::<Vec<_>>(),
+                            want[from..from + b.len()],
+                            "{context}, left {i}"
+                        );
+                    }
+                    for i in [1, 4] {
+                        let rows = Rows::new(a.len());
+                        let got = compare_in(
+                            copy,
+                            Operand::array(&a),
+                            Operand::scalar(b[i]),
+                            &spec,
+                            &rows,
+                        );
+                        let expected: Vec<bool> =
+                            (0..a.len()).map(|r| want[r * b.len() + i]).collect();
+                        assert_eq!(
+                            got.unwrap().iter().collect::<Vec<_>>(),
+                            expected,
+                            "{context}, right {i}"
+                        );
+                    }
                 }
             }
         }
