@@ -36,6 +36,7 @@ use core::mem::MaybeUninit;
 use arrow_buffer::{NullBuffer, i256};
 use ethnum::I256;
 
+use crate::aggregate::first_out_of_range;
 use crate::columns::column::{Column, with_column};
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::{Operand, Values};
@@ -45,7 +46,7 @@ use crate::driver::error::KernelError;
 use crate::driver::isa::Isa;
 use crate::driver::isa::Runnable;
 use crate::driver::output::Output;
-use crate::driver::precision::check_precision;
+use crate::driver::precision::{check_precision, store_within_precision};
 use crate::driver::rows::{Policies, Rows};
 use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
 
@@ -89,7 +90,15 @@ pub struct GroupExtremes {
     /// Whether each group has met a valid row (its value is then its
     /// extreme; otherwise the identity).
     seen: Vec<bool>,
+    /// The digits every value folded so far is vouched to fit (the widest
+    /// vouched column's precision; [`UNVOUCHED`] once a value was not):
+    /// extremes finished at that precision or more need no check.
+    vouched: u8,
 }
+
+/// [`GroupExtremes::vouched`] once a value of no vouched precision was
+/// folded (beyond every precision).
+const UNVOUCHED: u8 = u8::MAX;
 
 /// The groups' extremes, in the narrowest width that holds them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +125,7 @@ impl GroupExtremes {
             extreme,
             values: Values64To256::I64(vec![identity; groups]),
             seen: vec![false; groups],
+            vouched: 0,
         }
     }
 
@@ -165,14 +175,13 @@ impl GroupExtremes {
     /// the others move down to `0..`.
     #[must_use]
     pub fn take_first(&mut self, n: usize) -> Self {
-        let n = n.min(self.len());
-        let seen = self.seen.drain(..n).collect();
+        let seen = take_front(&mut self.seen, n);
         let values = match &mut self.values {
-            Values64To256::I64(v) => Values64To256::I64(v.drain(..n).collect()),
-            Values64To256::I128(v) => Values64To256::I128(v.drain(..n).collect()),
-            Values64To256::I256(v) => Values64To256::I256(v.drain(..n).collect()),
+            Values64To256::I64(v) => Values64To256::I64(take_front(v, n)),
+            Values64To256::I128(v) => Values64To256::I128(take_front(v, n)),
+            Values64To256::I256(v) => Values64To256::I256(take_front(v, n)),
         };
-        Self { extreme: self.extreme, values, seen }
+        Self { extreme: self.extreme, values, seen, vouched: self.vouched }
     }
 
     /// Group `g`'s extreme (`Some(None)` for a group that has met no valid
@@ -216,17 +225,17 @@ impl GroupExtremes {
                         actual: groups.len(),
                     });
                 }
-                // One vectorized pass, so that the scatter never fails half
-                // way (an extreme cannot be taken out again).
-                if !all_below(groups, len) {
-                    let row = groups.iter().position(|&g| g >= len).unwrap_or_default();
+                // Checked first, so that the scatter never fails half way (an
+                // extreme cannot be taken out again).
+                if let Some(row) = first_out_of_range(groups, len) {
                     return Err(KernelError::GroupOutOfRange {
                         row,
                         group: groups[row],
                         groups: len,
                     });
                 }
-                self.widen(column_width(&column));
+                self.vouch(values.precision);
+                self.widen(column_width(&column, values.precision));
                 self.update_grouped(&column, groups, rows.nulls);
                 Ok(())
             }
@@ -235,6 +244,7 @@ impl GroupExtremes {
                     return Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 });
                 }
                 let (extreme, precision) = (self.extreme, values.precision);
+                self.vouch(precision);
                 if let Some(value) =
                     column_extreme(Runnable::active(), extreme, &column, precision, rows.nulls)
                 {
@@ -255,6 +265,7 @@ impl GroupExtremes {
             return Err(KernelError::GroupOutOfRange { row: 0, group: g, groups: self.len() });
         }
         if let Some(value) = part {
+            self.vouch(None);
             self.fold_value(g, value);
         }
         Ok(())
@@ -278,11 +289,25 @@ impl GroupExtremes {
         let seen = (!self.seen.iter().all(|&s| s)).then(|| NullBuffer::from(self.seen.clone()));
         let nulls = seen.as_ref().filter(|seen| seen.null_count() > 0);
         let rows = Rows::new(self.len()).with_nulls(nulls).with_policies(policies);
+        // Each extreme is one of the values: vouched ones fit.
+        if self.vouched <= precision {
+            return match &self.values {
+                Values64To256::I64(v) => store_within_precision(v, precision, &rows),
+                Values64To256::I128(v) => store_within_precision(v, precision, &rows),
+                Values64To256::I256(v) => store_within_precision(v, precision, &rows),
+            };
+        }
         match &self.values {
             Values64To256::I64(v) => check_precision(v, precision, &rows),
             Values64To256::I128(v) => check_precision(v, precision, &rows),
             Values64To256::I256(v) => check_precision(v, precision, &rows),
         }
+    }
+
+    /// Notes values about to be folded, vouched to fit `precision` digits
+    /// (`None`: not vouched).
+    fn vouch(&mut self, precision: Option<u8>) {
+        self.vouched = self.vouched.max(precision.unwrap_or(UNVOUCHED));
     }
 
     /// The width of the groups' extremes.
@@ -356,35 +381,34 @@ impl GroupExtremes {
     }
 }
 
+/// The first `n` elements of `v` taken out (all, without a copy, when `n`
+/// is not below its length: an engine's final emit).
+fn take_front<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
+    if n >= v.len() { core::mem::take(v) } else { v.drain(..n).collect() }
+}
+
 /// `values` as `W`, a group that met no row at `W`'s identity.
 fn widened<N: Copy, W: Lane + From<N>>(values: &[N], seen: &[bool], extreme: Extreme) -> Vec<W> {
     let wide_identity = identity::<W>(extreme);
     values.iter().zip(seen).map(|(&v, &s)| if s { W::from(v) } else { wide_identity }).collect()
 }
 
-/// Whether every group index is below `len`, in one pass of 64-bit
-/// subtractions and ORs (which vectorize on every x86-64 level, where a
-/// 64-bit unsigned `max` does not before AVX-512): `len - 1 - g` is negative
-/// exactly when `g >= len` for `g` below `2^63`, and `g`'s own sign bit
-/// catches the others.
-fn all_below(groups: &[usize], len: usize) -> bool {
-    // `len` is at most `isize::MAX` (it counts a `Vec`'s elements), so the
-    // last group fits `i64`; without groups it is -1 and every row fails.
-    let last = (len as i64).wrapping_sub(1);
-    let signs = groups.iter().fold(0i64, |acc, &g| {
-        let g = g as i64;
-        acc | last.wrapping_sub(g) | g
-    });
-    signs >= 0
-}
-
-/// The width a column's values need.
-fn column_width(column: &Column<'_>) -> Width {
-    match column {
+/// The width a column's values need: its storage's, or narrower when its
+/// valid values are vouched to fit `precision` digits (money in a
+/// `Decimal128` is read as `i64`: its null rows, whatever their bits, are
+/// folded as the identity).
+fn column_width(column: &Column<'_>, precision: Option<u8>) -> Width {
+    let stored = match column {
         Column::I8(_) | Column::I16(_) | Column::I32(_) | Column::I64(_) => Width::I64,
         Column::I128(_) => Width::I128,
         Column::I256(_) => Width::I256,
-    }
+    };
+    let declared = match precision {
+        Some(0..=18) => Width::I64,
+        Some(19..=38) => Width::I128,
+        _ => Width::I256,
+    };
+    stored.min(declared)
 }
 
 /// A value type the extremes are taken in: its order is the decimals'.
@@ -480,8 +504,8 @@ impl Pick for PickMax {
 }
 
 /// Folds the valid rows of a column into `values` by group, read a block at
-/// a time as `W` (in place when stored as `W`; `W` is at least the column's
-/// width), then marks the groups that met a valid row.
+/// a time as `W` (in place when stored as `W`; `W` is at least as wide as
+/// the column's valid values), then marks the groups that met a valid row.
 fn scatter_column<W: InPlace + Lane>(
     extreme: Extreme,
     values: &mut [W],
@@ -492,40 +516,45 @@ fn scatter_column<W: InPlace + Lane>(
 ) {
     let mut scratch = [const { MaybeUninit::<W>::uninit() }; BLOCK_ROWS];
     let mut start = 0;
+    let mut met_identity = false;
     while start < column.len() {
         let rows = BLOCK_ROWS.min(column.len() - start);
         let block = column.rows::<W>(start, rows, &mut scratch);
         let block_nulls = nulls.map(|n| n.slice(start, rows));
         let block_groups = &groups[start..start + rows];
-        match extreme {
+        met_identity |= match extreme {
             Extreme::Min => {
                 scatter::<W, PickMin>(values, block, block_groups, block_nulls.as_ref())
             }
             Extreme::Max => {
                 scatter::<W, PickMax>(values, block, block_groups, block_nulls.as_ref())
             }
-        }
+        };
         start += rows;
     }
-    mark_seen(extreme, values, seen, groups, nulls);
+    mark_seen(extreme, values, seen, groups, nulls, met_identity);
 }
 
 /// `values[groups[i]] = pick(values[groups[i]], v_i)` for every row, a null
 /// row folded as the identity; the bounds check of the group is the only
-/// branch (never taken: the groups were checked).
+/// branch (never taken: the groups were checked). Returns whether a valid
+/// row holds the identity itself (a flag set as it goes, no branch).
 #[inline(never)]
 fn scatter<W: Lane, P: Pick>(
     values: &mut [W],
     block: &[W],
     groups: &[usize],
     nulls: Option<&NullBuffer>,
-) {
+) -> bool {
+    let identity = P::identity::<W>();
+    let mut met_identity = false;
     match nulls {
         // Many rows a group: after its first few rows a row rarely displaces
         // its group's extreme, so a predicted branch skips the store, and
         // with it the chain through memory of rows of the same group.
         None if block.len() >= ROWS_A_GROUP_TO_BRANCH * values.len() => {
             for (&v, &g) in block.iter().zip(groups) {
+                met_identity |= v == identity;
                 if let Some(e) = values.get_mut(g)
                     && P::pick(*e, v) != *e
                 {
@@ -535,6 +564,7 @@ fn scatter<W: Lane, P: Pick>(
         }
         None => {
             for (&v, &g) in block.iter().zip(groups) {
+                met_identity |= v == identity;
                 if let Some(e) = values.get_mut(g) {
                     *e = P::pick(*e, v);
                 }
@@ -542,25 +572,29 @@ fn scatter<W: Lane, P: Pick>(
         }
         Some(nulls) => {
             for ((&v, &g), valid) in block.iter().zip(groups).zip(nulls.iter()) {
-                let v = if valid { v } else { P::identity() };
+                met_identity |= valid & (v == identity);
+                let v = if valid { v } else { identity };
                 if let Some(e) = values.get_mut(g) {
                     *e = P::pick(*e, v);
                 }
             }
         }
     }
+    met_identity
 }
 
 /// Marks the groups that met a valid row in a batch just folded: when the
 /// groups are not more than the rows, every group whose extreme left the
-/// identity, and the rows are read again only for the groups still at it;
-/// otherwise from the batch's valid rows.
+/// identity; the groups still at it met no valid row unless one held the
+/// identity itself (`met_identity`), and only then are the rows read again.
+/// With more groups than rows, from the batch's valid rows.
 fn mark_seen<W: Lane>(
     extreme: Extreme,
     values: &[W],
     seen: &mut [bool],
     groups: &[usize],
     nulls: Option<&NullBuffer>,
+    met_identity: bool,
 ) {
     if values.len() > groups.len() {
         mark_rows(seen, groups, nulls);
@@ -573,7 +607,7 @@ fn mark_seen<W: Lane>(
         *s |= moved;
         unsure |= !*s;
     }
-    if unsure {
+    if unsure && met_identity {
         mark_rows(seen, groups, nulls);
     }
 }
@@ -720,8 +754,15 @@ fn fold_word<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64, gathered: &mut [S
         return acc;
     }
     if size_of::<S>() > 8 {
-        // The valid rows' extreme top word first (a select of 64-bit words
-        // vectorizes): a word whose rows cannot displace `acc` is skipped.
+        // Every row's extreme top word first, as an all-valid run's: when
+        // no row can displace `acc`, neither can the valid ones (the null
+        // rows' bits are as unlikely to as any value).
+        let all = chunk.iter().fold(P::identity::<i64>(), |t, v| P::pick(t, v.high_word()));
+        if beyond::<S, P>(acc, all) {
+            return acc;
+        }
+        // Then the valid rows' (a select of 64-bit words vectorizes): a word
+        // whose valid rows cannot displace `acc` is skipped.
         let top = chunk.iter().enumerate().fold(P::identity::<i64>(), |t, (row, v)| {
             let valid = (word >> row) & 1 != 0;
             P::pick(t, if valid { v.high_word() } else { P::identity() })
@@ -974,6 +1015,79 @@ mod tests {
         }
     }
 
+    /// Grouped, a column vouched to fit fewer digits than its storage holds
+    /// is read in the narrower width, across blocks, with every validity
+    /// pattern (null rows holding bits beyond the precision, even the
+    /// storage's extremes); a later unvouched batch widens the extremes.
+    /// Empty groups stay null, in batches with more and fewer groups than
+    /// rows.
+    #[rstest]
+    #[case::i128_within_18(PhantomData::<i128>, 18)]
+    #[case::i256_within_18(PhantomData::<i256>, 18)]
+    #[case::i256_within_38(PhantomData::<i256>, 38)]
+    fn vouched_columns_are_grouped_in_their_width<T: Stored + Lane>(
+        #[case] _storage: PhantomData<T>,
+        #[case] precision: u8,
+    ) {
+        let bound = i256::from_i128(10).wrapping_pow(precision.into()).wrapping_sub(i256::ONE);
+        for rows in [3, 64, 1025, 2100] {
+            let raw = values(rows, 62, rows as u64);
+            let wide: Vec<i256> = raw
+                .iter()
+                .enumerate()
+                .map(|(row, &v)| match row % 97 {
+                    5 => bound.wrapping_neg(),
+                    50 => bound,
+                    // Up to 124 bits, brought within the precision.
+                    _ => i256::from_i128(i128::from(v) * i128::from(v | 1))
+                        .checked_rem(bound)
+                        .unwrap_or_default(),
+                })
+                .collect();
+            let pattern_rows = |valid: Option<&[bool]>| -> Vec<T> {
+                // Null rows hold the storage's extremes, beyond the precision.
+                (0..rows)
+                    .map(|row| match valid {
+                        Some(valid) if !valid[row] && row % 2 == 0 => T::GREATEST,
+                        Some(valid) if !valid[row] => T::LEAST,
+                        _ => T::store(i256_to_ethnum(wide[row])),
+                    })
+                    .collect()
+            };
+            for group_count in [4, 9, 5000] {
+                let groups: Vec<usize> = (0..rows).map(|r| r * 31 % 7 % group_count).collect();
+                for pattern in 0..5 {
+                    let valid = validity(rows, pattern);
+                    let nulls = valid.as_ref().map(|v| NullBuffer::from(v.clone()));
+                    let column = pattern_rows(valid.as_deref());
+                    let call = Rows::new(rows).with_nulls(nulls.as_ref());
+                    for extreme in [Extreme::Min, Extreme::Max] {
+                        let context = format!(
+                            "{extreme:?}, {rows} rows, {group_count} groups, validity {pattern}"
+                        );
+                        let mut extremes = GroupExtremes::new(extreme, group_count);
+                        let operand = Operand::array(&column[..]).assume_precision(precision);
+                        extremes.update(operand, Some(&groups), &call).unwrap();
+                        let want = oracle(extreme, &wide, &groups, valid.as_deref(), group_count);
+                        assert_groups(&extremes, &want, &context);
+                        // The storage's extremes, unvouched, in group 1.
+                        let beyond = [T::LEAST, T::GREATEST];
+                        extremes
+                            .update(Operand::array(&beyond[..]), Some(&[1, 1]), &Rows::new(2))
+                            .unwrap();
+                        let mut want = want;
+                        let side = match extreme {
+                            Extreme::Min => T::LEAST,
+                            Extreme::Max => T::GREATEST,
+                        };
+                        want[1] = Some(side.widened(TOKEN));
+                        assert_groups(&extremes, &want, &format!("{context}, widened"));
+                    }
+                }
+            }
+        }
+    }
+
     /// An `i128` column vouched to fit 18 digits is read as its low words,
     /// across blocks, in every copy, with every validity pattern.
     #[rstest]
@@ -1153,26 +1267,6 @@ mod tests {
         assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 }));
     }
 
-    /// The range check of the group indices at its edges: the last group,
-    /// the first beyond it, indices with the top bit set, no groups.
-    #[rstest]
-    #[case::last_group(&[0, 6, 3], 7, true)]
-    #[case::one_past(&[0, 7, 3], 7, false)]
-    #[case::top_bit(&[1 << 63, 0], 7, false)]
-    #[case::usize_max(&[usize::MAX], 7, false)]
-    #[case::no_groups(&[0], 0, false)]
-    #[case::no_rows(&[], 0, true)]
-    #[case::huge_len(&[usize::MAX >> 1, 5], usize::MAX >> 1, false)]
-    #[case::below_huge_len(&[(usize::MAX >> 1) - 1], usize::MAX >> 1, true)]
-    fn group_indices_are_checked_against_the_groups(
-        #[case] groups: &[usize],
-        #[case] len: usize,
-        #[case] below: bool,
-    ) {
-        assert_eq!(all_below(groups, len), below);
-        assert_eq!(all_below(groups, len), groups.iter().all(|&g| g < len));
-    }
-
     #[rstest]
     #[case::none(0)]
     #[case::two(2)]
@@ -1191,6 +1285,42 @@ mod tests {
         kept.resize(5 - n, None);
         assert_groups(&extremes, &kept, "resized");
         assert!(extremes.allocated_bytes() >= extremes.len());
+    }
+
+    /// Extremes of vouched columns are not compared again when finished at
+    /// their precision or more; a wider vouched column, an unvouched one or
+    /// a merged part brings the check back.
+    #[test]
+    fn vouched_extremes_skip_the_check_only_within_their_precision() {
+        let values = [999i64, -999, 5];
+        let vouched = |p: u8| Operand::array(&values[..]).assume_precision(p);
+        let mut extremes = GroupExtremes::new(Extreme::Max, 3);
+        extremes.update(vouched(3), Some(&[0, 1, 0]), &Rows::new(3)).unwrap();
+        assert_eq!(extremes.vouched, 3);
+        let out: Output<i16> = extremes.finish(3, Policies::default()).unwrap();
+        assert_eq!(out.values[..2], [999, -999]);
+        assert!(out.nulls.is_some_and(|n| n.is_null(2) && n.null_count() == 1));
+        // Vouched for 4 digits: a 3-digit result is checked (and holds).
+        extremes.update(vouched(4), Some(&[0, 1, 2]), &Rows::new(3)).unwrap();
+        let out: Output<i16> = extremes.finish(3, Policies::default()).unwrap();
+        assert_eq!(out.values[..], [999, -999, 5]);
+        let mut merged = extremes.clone();
+        merged.merge(2, Some(i256::from_i128(1000))).unwrap();
+        assert_eq!(merged.vouched, UNVOUCHED);
+        let failed: Result<Output<i16>, _> = merged.finish(3, Policies::default());
+        assert_eq!(failed.err(), Some(KernelError::Overflow { row: 2 }));
+        let unvouched = [1000i64];
+        extremes.update(Operand::array(&unvouched[..]), Some(&[1]), &Rows::new(1)).unwrap();
+        let failed: Result<Output<i16>, _> = extremes.finish(3, Policies::default());
+        assert_eq!(failed.err(), Some(KernelError::Overflow { row: 1 }));
+        // The whole-column path vouches too.
+        let mut whole = GroupExtremes::new(Extreme::Min, 1);
+        whole.update(vouched(3), None, &Rows::new(3)).unwrap();
+        assert_eq!(whole.vouched, 3);
+        let out: Output<i16> = whole.finish(3, Policies::default()).unwrap();
+        assert_eq!(out.values[..], [-999]);
+        let taken = whole.take_first(1);
+        assert_eq!((taken.vouched, taken.len(), whole.len()), (3, 1, 0));
     }
 
     /// An unchecked value beyond the precision fails at the end, by the
