@@ -27,7 +27,11 @@
 //! cannot displace it and is skipped, with one vectorized 64-bit pass. With
 //! nulls it takes 64 rows per validity word: an all-valid word folds its
 //! rows as the path without nulls does, an all-null one is skipped, and a
-//! mixed one selects the identity for its null rows. That loop is compiled for each
+//! mixed one is first folded as if all its rows were valid: when that leaves
+//! the running extreme as it is, so would its valid rows (null rows rarely
+//! hold values beyond a column's extreme; where they keep doing so, zeroed
+//! against values of one sign, this stops after a few words). Otherwise it
+//! selects the identity for its null rows. That loop is compiled for each
 //! level of x86-64 (`driver::isa`), where AVX2 and AVX-512 have 64-bit
 //! comparisons and AVX-512 64-bit `min`/`max` instructions.
 
@@ -636,15 +640,17 @@ fn column_extreme(
         return narrow_i128_extreme(copy, extreme, column, nulls);
     }
     with_column!(column, values => match extreme {
-        Extreme::Min => extreme_in::<_, PickMin>(copy, values, nulls),
-        Extreme::Max => extreme_in::<_, PickMax>(copy, values, nulls),
+        Extreme::Min => extreme_in::<_, PickMin>(copy, values, nulls, Scan::new(extreme)),
+        Extreme::Max => extreme_in::<_, PickMax>(copy, values, nulls, Scan::new(extreme)),
     }
+    .result()
     .map(|v| v.widened(TOKEN)))
 }
 
 /// [`column_extreme`] of an `i128` column whose values are vouched to fit 18
 /// digits (money in a `Decimal128`): each value is its low word, read a
-/// block at a time as `i64`, whose lanes vectorize.
+/// block at a time as `i64`, whose lanes vectorize; the scan goes on from
+/// block to block.
 fn narrow_i128_extreme(
     copy: Runnable,
     extreme: Extreme,
@@ -652,23 +658,44 @@ fn narrow_i128_extreme(
     nulls: Option<&NullBuffer>,
 ) -> Option<i256> {
     let mut scratch = [const { MaybeUninit::<i64>::uninit() }; BLOCK_ROWS];
-    let mut result: Option<i64> = None;
+    let mut scan = Scan::new(extreme);
     let mut start = 0;
     while start < column.len() {
         let rows = BLOCK_ROWS.min(column.len() - start);
         let block = column.rows::<i64>(start, rows, &mut scratch);
         let block_nulls = nulls.map(|n| n.slice(start, rows));
-        let found = match extreme {
-            Extreme::Min => extreme_in::<i64, PickMin>(copy, block, block_nulls.as_ref()),
-            Extreme::Max => extreme_in::<i64, PickMax>(copy, block, block_nulls.as_ref()),
-        };
-        result = match (result, found) {
-            (Some(a), Some(b)) => Some(pick(extreme, a, b)),
-            (a, b) => a.or(b),
+        let nulls = block_nulls.as_ref();
+        scan = match extreme {
+            Extreme::Min => extreme_in::<i64, PickMin>(copy, block, nulls, scan),
+            Extreme::Max => extreme_in::<i64, PickMax>(copy, block, nulls, scan),
         };
         start += rows;
     }
-    result.map(|v| i256::from_i128(v.into()))
+    scan.result().map(|v| i256::from_i128(v.into()))
+}
+
+/// A whole-column extreme under way, which a later run of rows goes on
+/// with.
+#[derive(Clone, Copy, Debug)]
+struct Scan<S> {
+    /// The running extreme (the identity before any valid row).
+    acc: S,
+    /// Whether a valid row was met.
+    any: bool,
+    /// The words left that [`fold_word`] reads as if all valid first.
+    tries: u32,
+}
+
+impl<S: Lane> Scan<S> {
+    /// Before any row.
+    fn new(extreme: Extreme) -> Self {
+        Self { acc: identity(extreme), any: false, tries: NULL_ROWS_DISPLACING }
+    }
+
+    /// The extreme of the valid rows, `None` without any.
+    fn result(self) -> Option<S> {
+        self.any.then_some(self.acc)
+    }
 }
 
 /// [`extreme_of`] in `copy`.
@@ -676,93 +703,145 @@ fn extreme_in<S: Stored + Lane, P: Pick>(
     copy: Runnable,
     values: &[S],
     nulls: Option<&NullBuffer>,
-) -> Option<S> {
+    scan: Scan<S>,
+) -> Scan<S> {
     match copy.isa() {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => {
             // SAFETY: a `Runnable` level runs on this CPU, and the copy is
             // compiled with its features.
-            unsafe { extreme_avx512::<S, P>(values, nulls) }
+            unsafe { extreme_avx512::<S, P>(values, nulls, scan) }
         }
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => {
             // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
             // this CPU, and the copy is compiled with its features.
-            unsafe { extreme_avx2::<S, P>(values, nulls) }
+            unsafe { extreme_avx2::<S, P>(values, nulls, scan) }
         }
-        _ => extreme_portable::<S, P>(values, nulls),
+        _ => extreme_portable::<S, P>(values, nulls, scan),
     }
 }
 
 /// [`extreme_of`] compiled for the build's target, out of line as the other
 /// copies are.
 #[inline(never)]
-fn extreme_portable<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
-    extreme_of::<S, P>(values, nulls)
+fn extreme_portable<S: Lane, P: Pick>(
+    values: &[S],
+    nulls: Option<&NullBuffer>,
+    scan: Scan<S>,
+) -> Scan<S> {
+    extreme_of::<S, P>(values, nulls, scan)
 }
 
 /// [`extreme_of`] compiled with AVX2 (x86-64-v3).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
-fn extreme_avx2<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
-    extreme_of::<S, P>(values, nulls)
+fn extreme_avx2<S: Lane, P: Pick>(
+    values: &[S],
+    nulls: Option<&NullBuffer>,
+    scan: Scan<S>,
+) -> Scan<S> {
+    extreme_of::<S, P>(values, nulls, scan)
 }
 
 /// [`extreme_of`] compiled with AVX-512.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
-fn extreme_avx512<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
-    extreme_of::<S, P>(values, nulls)
+fn extreme_avx512<S: Lane, P: Pick>(
+    values: &[S],
+    nulls: Option<&NullBuffer>,
+    scan: Scan<S>,
+) -> Scan<S> {
+    extreme_of::<S, P>(values, nulls, scan)
 }
 
-/// The extreme `P` of the valid rows of `values` (`nulls` as long as
-/// `values`), `None` without any: 64 rows per validity word.
+/// `scan` gone on with the valid rows of `values` (`nulls` as long as
+/// `values`), folded into the extreme `P`: 64 rows per validity word.
 #[inline(always)]
-fn extreme_of<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
+fn extreme_of<S: Lane, P: Pick>(
+    values: &[S],
+    nulls: Option<&NullBuffer>,
+    scan: Scan<S>,
+) -> Scan<S> {
+    let Scan { mut acc, any: met, mut tries } = scan;
     let Some(nulls) = nulls else {
-        return (!values.is_empty()).then(|| fold_all::<S, P>(P::identity(), values));
+        let acc = fold_all::<S, P>(acc, values);
+        return Scan { acc, any: met || !values.is_empty(), tries };
     };
     let words = nulls.inner().bit_chunks();
-    let mut acc = P::identity();
     let mut any = 0u64;
     let mut gathered = [P::identity(); 64];
     let chunks = values.chunks_exact(64);
     let tail = chunks.remainder();
     for (chunk, word) in chunks.zip(words.iter()) {
         any |= word;
-        acc = fold_word::<S, P>(acc, chunk, word, &mut gathered);
+        acc = fold_word::<S, P>(acc, chunk, word, &mut gathered, &mut tries);
     }
     let word = words.remainder_bits();
     if !tail.is_empty() {
         any |= word;
-        acc = fold_word::<S, P>(acc, tail, word, &mut gathered);
+        acc = fold_word::<S, P>(acc, tail, word, &mut gathered, &mut tries);
     }
-    (any != 0).then_some(acc)
+    Scan { acc, any: met || any != 0, tries }
 }
 
+/// Words whose null rows alone could displace the running extreme (as a
+/// column with zeroed null rows keeps doing, for `min` of positive values
+/// or `max` of negative ones) after which [`fold_word`] stops reading the
+/// rows as if all were valid first.
+const NULL_ROWS_DISPLACING: u32 = 8;
+
 /// [`fold_all`] over the rows of `chunk` (at most 64) whose bit is set in
-/// `word`. Values of up to 64 bits select the identity for a null row in
-/// their lanes (a select vectorizes); wider ones are first gathered into
-/// `gathered`, a valid row at a time, and folded as an all-valid run (a
-/// select of two 128- or 256-bit values per row does not).
+/// `word`. A word mixing valid and null rows is first folded as if all were
+/// valid, at the speed of an all-valid one: when no row can displace `acc`
+/// (nearly every word, once `acc` is near the column's extreme, unless the
+/// null rows' bits can), neither can the valid ones. Otherwise, and for
+/// good once `tries` (decremented on each word where only null rows could
+/// have displaced `acc`) runs out, [`fold_valid`].
 #[inline(always)]
-fn fold_word<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64, gathered: &mut [S; 64]) -> S {
+fn fold_word<S: Lane, P: Pick>(
+    acc: S,
+    chunk: &[S],
+    word: u64,
+    gathered: &mut [S; 64],
+    tries: &mut u32,
+) -> S {
     if word == u64::MAX {
         return fold_all::<S, P>(acc, chunk);
     }
     if word == 0 {
         return acc;
     }
+    if *tries == 0 {
+        return fold_valid::<S, P>(acc, chunk, word, gathered);
+    }
+    let unmoved = if size_of::<S>() > 8 {
+        // Wide rows: their extreme top word (`fold_all`'s skip).
+        beyond::<S, P>(acc, top_word::<S, P>(chunk))
+    } else {
+        fold_lanes::<S, P>(acc, chunk) == acc
+    };
+    if unmoved {
+        return acc;
+    }
+    let folded = fold_valid::<S, P>(acc, chunk, word, gathered);
+    if folded == acc {
+        *tries -= 1;
+    }
+    folded
+}
+
+/// [`fold_all`] over the rows of `chunk` (at most 64) whose bit is set in
+/// `word`, some but not all. Values of up to 64 bits select the identity
+/// for a null row in their lanes (a select vectorizes); wider ones are
+/// first gathered into `gathered`, a valid row at a time, and folded as an
+/// all-valid run (a select of two 128- or 256-bit values per row does not).
+#[inline(always)]
+fn fold_valid<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64, gathered: &mut [S; 64]) -> S {
     if size_of::<S>() > 8 {
-        // Every row's extreme top word first, as an all-valid run's: when
-        // no row can displace `acc`, neither can the valid ones (the null
-        // rows' bits are as unlikely to as any value).
-        let all = chunk.iter().fold(P::identity::<i64>(), |t, v| P::pick(t, v.high_word()));
-        if beyond::<S, P>(acc, all) {
-            return acc;
-        }
-        // Then the valid rows' (a select of 64-bit words vectorizes): a word
-        // whose valid rows cannot displace `acc` is skipped.
+        // The valid rows' extreme top word first (a select of 64-bit words
+        // vectorizes): a word whose valid rows cannot displace `acc` is
+        // skipped.
         let top = chunk.iter().enumerate().fold(P::identity::<i64>(), |t, (row, v)| {
             let valid = (word >> row) & 1 != 0;
             P::pick(t, if valid { v.high_word() } else { P::identity() })
@@ -798,6 +877,23 @@ fn fold_word<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64, gathered: &mut [S
         }
     }
     acc
+}
+
+/// The extreme `P` of the top words of `values`, in [`LANES`] running
+/// lanes (a 64-bit `min`/`max` chain through one register would wait on
+/// each row where the copy has no vector comparison of 64-bit words).
+#[inline(always)]
+fn top_word<S: Lane, P: Pick>(values: &[S]) -> i64 {
+    let mut lanes = [P::identity::<i64>(); LANES];
+    let chunks = values.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for chunk in chunks {
+        for (slot, v) in lanes.iter_mut().zip(chunk) {
+            *slot = P::pick(*slot, v.high_word());
+        }
+    }
+    let top = lanes.into_iter().fold(P::identity(), P::pick);
+    tail.iter().fold(top, |t, v| P::pick(t, v.high_word()))
 }
 
 /// Rows of more than 64 bits whose top words are compared before the rows
@@ -960,6 +1056,61 @@ mod tests {
                         .unwrap();
                     let want = oracle(extreme, &wide, &groups, valid.as_deref(), 6);
                     assert_groups(&by_group, &want, &context);
+                }
+            }
+        }
+    }
+
+    /// Null rows whose bits would displace the extreme (the storage's
+    /// extremes, or zero against values of one sign) in every word, in a
+    /// few words, and only at the end: the valid rows' extreme, in every
+    /// copy, once the words read as if all valid stop paying too.
+    #[rstest]
+    #[case::i8(PhantomData::<i8>)]
+    #[case::i64(PhantomData::<i64>)]
+    #[case::i128(PhantomData::<i128>)]
+    #[case::i256(PhantomData::<i256>)]
+    fn null_rows_that_would_displace_the_extreme_are_not_folded<T: Stored + Lane>(
+        #[case] _width: PhantomData<T>,
+    ) {
+        let rows = 64 * 40 + 17;
+        for extreme in [Extreme::Min, Extreme::Max] {
+            // Valid values of one sign, away from zero and the extremes.
+            let sign = if extreme == Extreme::Min { 1 } else { -1 };
+            let valid_value = |row: usize| sign * (i64::try_from(row % 50).unwrap_or(0) + 3);
+            for (null_bits, null_words) in [
+                (
+                    identity::<T>(match extreme {
+                        Extreme::Min => Extreme::Max,
+                        Extreme::Max => Extreme::Min,
+                    }),
+                    0..41,
+                ),
+                (T::store(I256::ZERO), 0..41),
+                (T::store(I256::ZERO), 2..5),
+                (T::store(I256::ZERO), 39..41),
+            ] {
+                let valid: Vec<bool> = (0..rows)
+                    .map(|row| !null_words.contains(&(row / 64)) || row % 7 != 2)
+                    .collect();
+                let column: Vec<T> = (0..rows)
+                    .map(|row| {
+                        if valid[row] { T::store(I256::from(valid_value(row))) } else { null_bits }
+                    })
+                    .collect();
+                let wide: Vec<i256> = column.iter().map(|&v| v.widened(TOKEN)).collect();
+                let nulls = NullBuffer::from(valid.clone());
+                let want = oracle(extreme, &wide, &vec![0; rows], Some(&valid), 1);
+                assert_eq!(want[0], Some(i256::from_i128((sign * 3).into())));
+                for copy in Runnable::all() {
+                    let got = column_extreme(
+                        copy,
+                        extreme,
+                        &T::column(&column, TOKEN),
+                        None,
+                        Some(&nulls),
+                    );
+                    assert_eq!(got, want[0], "{extreme:?}, words {null_words:?}, {:?}", copy.isa());
                 }
             }
         }
