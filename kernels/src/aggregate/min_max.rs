@@ -7,17 +7,19 @@
 //! decimals: nothing is rescaled or rounded, and the extreme is one of the
 //! values. It is checked against the result precision once, at the end (an
 //! unchecked value beyond its declared precision fails there, as a sum
-//! does). Extremes of any split of the rows merge to the extreme of the
+//! does), unless every value folded was vouched to fit it. Extremes of any split of the rows merge to the extreme of the
 //! whole, in any order: `min` and `max` are associative and commutative.
 //!
 //! Each group's extreme is kept in the narrowest of `i64`, `i128` and `i256`
-//! that holds the values it has met, starting from the identity of the
+//! that holds the values it has met (a column vouched to fit 18 digits is
+//! read as `i64` whatever its storage), starting from the identity of the
 //! extreme (the type's maximum for `min`, its minimum for `max`), so that a
 //! null row is folded as the identity, with no branch. Whether a group has
 //! met a valid row is not tracked row by row: a group whose extreme is not
-//! the identity has; only the groups still at the identity are looked up in
-//! the batch's rows again (or, when a batch has fewer rows than there are
-//! groups, the batch's valid rows mark their groups).
+//! the identity has; the groups still at the identity have not, unless a
+//! valid row of the batch held the identity itself (a flag of the scatter),
+//! and only then are the batch's rows read again (or, when a batch has fewer
+//! rows than there are groups, the batch's valid rows mark their groups).
 //!
 //! The whole-column extreme reads the values at their storage width, in eight
 //! running lanes (integer `min`/`max` of `i8`..`i64` lanes vectorize). `i128`
