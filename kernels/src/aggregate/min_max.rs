@@ -7,17 +7,19 @@
 //! decimals: nothing is rescaled or rounded, and the extreme is one of the
 //! values. It is checked against the result precision once, at the end (an
 //! unchecked value beyond its declared precision fails there, as a sum
-//! does). Extremes of any split of the rows merge to the extreme of the
+//! does), unless every value folded was vouched to fit it. Extremes of any split of the rows merge to the extreme of the
 //! whole, in any order: `min` and `max` are associative and commutative.
 //!
 //! Each group's extreme is kept in the narrowest of `i64`, `i128` and `i256`
-//! that holds the values it has met, starting from the identity of the
+//! that holds the values it has met (a column vouched to fit 18 digits is
+//! read as `i64` whatever its storage), starting from the identity of the
 //! extreme (the type's maximum for `min`, its minimum for `max`), so that a
 //! null row is folded as the identity, with no branch. Whether a group has
 //! met a valid row is not tracked row by row: a group whose extreme is not
-//! the identity has; only the groups still at the identity are looked up in
-//! the batch's rows again (or, when a batch has fewer rows than there are
-//! groups, the batch's valid rows mark their groups).
+//! the identity has; the groups still at the identity have not, unless a
+//! valid row of the batch held the identity itself (a flag of the scatter),
+//! and only then are the batch's rows read again (or, when a batch has fewer
+//! rows than there are groups, the batch's valid rows mark their groups).
 //!
 //! The whole-column extreme reads the values at their storage width, in eight
 //! running lanes (integer `min`/`max` of `i8`..`i64` lanes vectorize). `i128`
@@ -27,7 +29,11 @@
 //! cannot displace it and is skipped, with one vectorized 64-bit pass. With
 //! nulls it takes 64 rows per validity word: an all-valid word folds its
 //! rows as the path without nulls does, an all-null one is skipped, and a
-//! mixed one selects the identity for its null rows. That loop is compiled for each
+//! mixed one is first folded as if all its rows were valid: when that leaves
+//! the running extreme as it is, so would its valid rows (null rows rarely
+//! hold values beyond a column's extreme; where they keep doing so, zeroed
+//! against values of one sign, this stops after a few words). Otherwise it
+//! selects the identity for its null rows. That loop is compiled for each
 //! level of x86-64 (`driver::isa`), where AVX2 and AVX-512 have 64-bit
 //! comparisons and AVX-512 64-bit `min`/`max` instructions.
 
@@ -36,6 +42,7 @@ use core::mem::MaybeUninit;
 use arrow_buffer::{NullBuffer, i256};
 use ethnum::I256;
 
+use crate::aggregate::first_out_of_range;
 use crate::columns::column::{Column, with_column};
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::{Operand, Values};
@@ -45,7 +52,7 @@ use crate::driver::error::KernelError;
 use crate::driver::isa::Isa;
 use crate::driver::isa::Runnable;
 use crate::driver::output::Output;
-use crate::driver::precision::check_precision;
+use crate::driver::precision::{check_precision, store_within_precision};
 use crate::driver::rows::{Policies, Rows};
 use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
 
@@ -89,7 +96,15 @@ pub struct GroupExtremes {
     /// Whether each group has met a valid row (its value is then its
     /// extreme; otherwise the identity).
     seen: Vec<bool>,
+    /// The digits every value folded so far is vouched to fit (the widest
+    /// vouched column's precision; [`UNVOUCHED`] once a value was not):
+    /// extremes finished at that precision or more need no check.
+    vouched: u8,
 }
+
+/// [`GroupExtremes::vouched`] once a value of no vouched precision was
+/// folded (beyond every precision).
+const UNVOUCHED: u8 = u8::MAX;
 
 /// The groups' extremes, in the narrowest width that holds them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +131,7 @@ impl GroupExtremes {
             extreme,
             values: Values64To256::I64(vec![identity; groups]),
             seen: vec![false; groups],
+            vouched: 0,
         }
     }
 
@@ -165,14 +181,13 @@ impl GroupExtremes {
     /// the others move down to `0..`.
     #[must_use]
     pub fn take_first(&mut self, n: usize) -> Self {
-        let n = n.min(self.len());
-        let seen = self.seen.drain(..n).collect();
+        let seen = take_front(&mut self.seen, n);
         let values = match &mut self.values {
-            Values64To256::I64(v) => Values64To256::I64(v.drain(..n).collect()),
-            Values64To256::I128(v) => Values64To256::I128(v.drain(..n).collect()),
-            Values64To256::I256(v) => Values64To256::I256(v.drain(..n).collect()),
+            Values64To256::I64(v) => Values64To256::I64(take_front(v, n)),
+            Values64To256::I128(v) => Values64To256::I128(take_front(v, n)),
+            Values64To256::I256(v) => Values64To256::I256(take_front(v, n)),
         };
-        Self { extreme: self.extreme, values, seen }
+        Self { extreme: self.extreme, values, seen, vouched: self.vouched }
     }
 
     /// Group `g`'s extreme (`Some(None)` for a group that has met no valid
@@ -216,17 +231,17 @@ impl GroupExtremes {
                         actual: groups.len(),
                     });
                 }
-                // One vectorized pass, so that the scatter never fails half
-                // way (an extreme cannot be taken out again).
-                if !all_below(groups, len) {
-                    let row = groups.iter().position(|&g| g >= len).unwrap_or_default();
+                // Checked first, so that the scatter never fails half way (an
+                // extreme cannot be taken out again).
+                if let Some(row) = first_out_of_range(groups, len) {
                     return Err(KernelError::GroupOutOfRange {
                         row,
                         group: groups[row],
                         groups: len,
                     });
                 }
-                self.widen(column_width(&column));
+                self.vouch(values.precision);
+                self.widen(column_width(&column, values.precision));
                 self.update_grouped(&column, groups, rows.nulls);
                 Ok(())
             }
@@ -235,6 +250,7 @@ impl GroupExtremes {
                     return Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 });
                 }
                 let (extreme, precision) = (self.extreme, values.precision);
+                self.vouch(precision);
                 if let Some(value) =
                     column_extreme(Runnable::active(), extreme, &column, precision, rows.nulls)
                 {
@@ -255,6 +271,7 @@ impl GroupExtremes {
             return Err(KernelError::GroupOutOfRange { row: 0, group: g, groups: self.len() });
         }
         if let Some(value) = part {
+            self.vouch(None);
             self.fold_value(g, value);
         }
         Ok(())
@@ -278,11 +295,25 @@ impl GroupExtremes {
         let seen = (!self.seen.iter().all(|&s| s)).then(|| NullBuffer::from(self.seen.clone()));
         let nulls = seen.as_ref().filter(|seen| seen.null_count() > 0);
         let rows = Rows::new(self.len()).with_nulls(nulls).with_policies(policies);
+        // Each extreme is one of the values: vouched ones fit.
+        if self.vouched <= precision {
+            return match &self.values {
+                Values64To256::I64(v) => store_within_precision(v, precision, &rows),
+                Values64To256::I128(v) => store_within_precision(v, precision, &rows),
+                Values64To256::I256(v) => store_within_precision(v, precision, &rows),
+            };
+        }
         match &self.values {
             Values64To256::I64(v) => check_precision(v, precision, &rows),
             Values64To256::I128(v) => check_precision(v, precision, &rows),
             Values64To256::I256(v) => check_precision(v, precision, &rows),
         }
+    }
+
+    /// Notes values about to be folded, vouched to fit `precision` digits
+    /// (`None`: not vouched).
+    fn vouch(&mut self, precision: Option<u8>) {
+        self.vouched = self.vouched.max(precision.unwrap_or(UNVOUCHED));
     }
 
     /// The width of the groups' extremes.
@@ -356,35 +387,34 @@ impl GroupExtremes {
     }
 }
 
+/// The first `n` elements of `v` taken out (all, without a copy, when `n`
+/// is not below its length: an engine's final emit).
+fn take_front<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
+    if n >= v.len() { core::mem::take(v) } else { v.drain(..n).collect() }
+}
+
 /// `values` as `W`, a group that met no row at `W`'s identity.
 fn widened<N: Copy, W: Lane + From<N>>(values: &[N], seen: &[bool], extreme: Extreme) -> Vec<W> {
     let wide_identity = identity::<W>(extreme);
     values.iter().zip(seen).map(|(&v, &s)| if s { W::from(v) } else { wide_identity }).collect()
 }
 
-/// Whether every group index is below `len`, in one pass of 64-bit
-/// subtractions and ORs (which vectorize on every x86-64 level, where a
-/// 64-bit unsigned `max` does not before AVX-512): `len - 1 - g` is negative
-/// exactly when `g >= len` for `g` below `2^63`, and `g`'s own sign bit
-/// catches the others.
-fn all_below(groups: &[usize], len: usize) -> bool {
-    // `len` is at most `isize::MAX` (it counts a `Vec`'s elements), so the
-    // last group fits `i64`; without groups it is -1 and every row fails.
-    let last = (len as i64).wrapping_sub(1);
-    let signs = groups.iter().fold(0i64, |acc, &g| {
-        let g = g as i64;
-        acc | last.wrapping_sub(g) | g
-    });
-    signs >= 0
-}
-
-/// The width a column's values need.
-fn column_width(column: &Column<'_>) -> Width {
-    match column {
+/// The width a column's values need: its storage's, or narrower when its
+/// valid values are vouched to fit `precision` digits (money in a
+/// `Decimal128` is read as `i64`: its null rows, whatever their bits, are
+/// folded as the identity).
+fn column_width(column: &Column<'_>, precision: Option<u8>) -> Width {
+    let stored = match column {
         Column::I8(_) | Column::I16(_) | Column::I32(_) | Column::I64(_) => Width::I64,
         Column::I128(_) => Width::I128,
         Column::I256(_) => Width::I256,
-    }
+    };
+    let declared = match precision {
+        Some(0..=18) => Width::I64,
+        Some(19..=38) => Width::I128,
+        _ => Width::I256,
+    };
+    stored.min(declared)
 }
 
 /// A value type the extremes are taken in: its order is the decimals'.
@@ -480,8 +510,8 @@ impl Pick for PickMax {
 }
 
 /// Folds the valid rows of a column into `values` by group, read a block at
-/// a time as `W` (in place when stored as `W`; `W` is at least the column's
-/// width), then marks the groups that met a valid row.
+/// a time as `W` (in place when stored as `W`; `W` is at least as wide as
+/// the column's valid values), then marks the groups that met a valid row.
 fn scatter_column<W: InPlace + Lane>(
     extreme: Extreme,
     values: &mut [W],
@@ -492,40 +522,45 @@ fn scatter_column<W: InPlace + Lane>(
 ) {
     let mut scratch = [const { MaybeUninit::<W>::uninit() }; BLOCK_ROWS];
     let mut start = 0;
+    let mut met_identity = false;
     while start < column.len() {
         let rows = BLOCK_ROWS.min(column.len() - start);
         let block = column.rows::<W>(start, rows, &mut scratch);
         let block_nulls = nulls.map(|n| n.slice(start, rows));
         let block_groups = &groups[start..start + rows];
-        match extreme {
+        met_identity |= match extreme {
             Extreme::Min => {
                 scatter::<W, PickMin>(values, block, block_groups, block_nulls.as_ref())
             }
             Extreme::Max => {
                 scatter::<W, PickMax>(values, block, block_groups, block_nulls.as_ref())
             }
-        }
+        };
         start += rows;
     }
-    mark_seen(extreme, values, seen, groups, nulls);
+    mark_seen(extreme, values, seen, groups, nulls, met_identity);
 }
 
 /// `values[groups[i]] = pick(values[groups[i]], v_i)` for every row, a null
 /// row folded as the identity; the bounds check of the group is the only
-/// branch (never taken: the groups were checked).
+/// branch (never taken: the groups were checked). Returns whether a valid
+/// row holds the identity itself (a flag set as it goes, no branch).
 #[inline(never)]
 fn scatter<W: Lane, P: Pick>(
     values: &mut [W],
     block: &[W],
     groups: &[usize],
     nulls: Option<&NullBuffer>,
-) {
+) -> bool {
+    let identity = P::identity::<W>();
+    let mut met_identity = false;
     match nulls {
         // Many rows a group: after its first few rows a row rarely displaces
         // its group's extreme, so a predicted branch skips the store, and
         // with it the chain through memory of rows of the same group.
         None if block.len() >= ROWS_A_GROUP_TO_BRANCH * values.len() => {
             for (&v, &g) in block.iter().zip(groups) {
+                met_identity |= v == identity;
                 if let Some(e) = values.get_mut(g)
                     && P::pick(*e, v) != *e
                 {
@@ -535,6 +570,7 @@ fn scatter<W: Lane, P: Pick>(
         }
         None => {
             for (&v, &g) in block.iter().zip(groups) {
+                met_identity |= v == identity;
                 if let Some(e) = values.get_mut(g) {
                     *e = P::pick(*e, v);
                 }
@@ -542,25 +578,29 @@ fn scatter<W: Lane, P: Pick>(
         }
         Some(nulls) => {
             for ((&v, &g), valid) in block.iter().zip(groups).zip(nulls.iter()) {
-                let v = if valid { v } else { P::identity() };
+                met_identity |= valid & (v == identity);
+                let v = if valid { v } else { identity };
                 if let Some(e) = values.get_mut(g) {
                     *e = P::pick(*e, v);
                 }
             }
         }
     }
+    met_identity
 }
 
 /// Marks the groups that met a valid row in a batch just folded: when the
 /// groups are not more than the rows, every group whose extreme left the
-/// identity, and the rows are read again only for the groups still at it;
-/// otherwise from the batch's valid rows.
+/// identity; the groups still at it met no valid row unless one held the
+/// identity itself (`met_identity`), and only then are the rows read again.
+/// With more groups than rows, from the batch's valid rows.
 fn mark_seen<W: Lane>(
     extreme: Extreme,
     values: &[W],
     seen: &mut [bool],
     groups: &[usize],
     nulls: Option<&NullBuffer>,
+    met_identity: bool,
 ) {
     if values.len() > groups.len() {
         mark_rows(seen, groups, nulls);
@@ -573,7 +613,7 @@ fn mark_seen<W: Lane>(
         *s |= moved;
         unsure |= !*s;
     }
-    if unsure {
+    if unsure && met_identity {
         mark_rows(seen, groups, nulls);
     }
 }
@@ -602,15 +642,17 @@ fn column_extreme(
         return narrow_i128_extreme(copy, extreme, column, nulls);
     }
     with_column!(column, values => match extreme {
-        Extreme::Min => extreme_in::<_, PickMin>(copy, values, nulls),
-        Extreme::Max => extreme_in::<_, PickMax>(copy, values, nulls),
+        Extreme::Min => extreme_in::<_, PickMin>(copy, values, nulls, Scan::new(extreme)),
+        Extreme::Max => extreme_in::<_, PickMax>(copy, values, nulls, Scan::new(extreme)),
     }
+    .result()
     .map(|v| v.widened(TOKEN)))
 }
 
 /// [`column_extreme`] of an `i128` column whose values are vouched to fit 18
 /// digits (money in a `Decimal128`): each value is its low word, read a
-/// block at a time as `i64`, whose lanes vectorize.
+/// block at a time as `i64`, whose lanes vectorize; the scan goes on from
+/// block to block.
 fn narrow_i128_extreme(
     copy: Runnable,
     extreme: Extreme,
@@ -618,23 +660,44 @@ fn narrow_i128_extreme(
     nulls: Option<&NullBuffer>,
 ) -> Option<i256> {
     let mut scratch = [const { MaybeUninit::<i64>::uninit() }; BLOCK_ROWS];
-    let mut result: Option<i64> = None;
+    let mut scan = Scan::new(extreme);
     let mut start = 0;
     while start < column.len() {
         let rows = BLOCK_ROWS.min(column.len() - start);
         let block = column.rows::<i64>(start, rows, &mut scratch);
         let block_nulls = nulls.map(|n| n.slice(start, rows));
-        let found = match extreme {
-            Extreme::Min => extreme_in::<i64, PickMin>(copy, block, block_nulls.as_ref()),
-            Extreme::Max => extreme_in::<i64, PickMax>(copy, block, block_nulls.as_ref()),
-        };
-        result = match (result, found) {
-            (Some(a), Some(b)) => Some(pick(extreme, a, b)),
-            (a, b) => a.or(b),
+        let nulls = block_nulls.as_ref();
+        scan = match extreme {
+            Extreme::Min => extreme_in::<i64, PickMin>(copy, block, nulls, scan),
+            Extreme::Max => extreme_in::<i64, PickMax>(copy, block, nulls, scan),
         };
         start += rows;
     }
-    result.map(|v| i256::from_i128(v.into()))
+    scan.result().map(|v| i256::from_i128(v.into()))
+}
+
+/// A whole-column extreme under way, which a later run of rows goes on
+/// with.
+#[derive(Clone, Copy, Debug)]
+struct Scan<S> {
+    /// The running extreme (the identity before any valid row).
+    acc: S,
+    /// Whether a valid row was met.
+    any: bool,
+    /// The words left that [`fold_word`] reads as if all valid first.
+    tries: u32,
+}
+
+impl<S: Lane> Scan<S> {
+    /// Before any row.
+    fn new(extreme: Extreme) -> Self {
+        Self { acc: identity(extreme), any: false, tries: NULL_ROWS_DISPLACING }
+    }
+
+    /// The extreme of the valid rows, `None` without any.
+    fn result(self) -> Option<S> {
+        self.any.then_some(self.acc)
+    }
 }
 
 /// [`extreme_of`] in `copy`.
@@ -642,86 +705,145 @@ fn extreme_in<S: Stored + Lane, P: Pick>(
     copy: Runnable,
     values: &[S],
     nulls: Option<&NullBuffer>,
-) -> Option<S> {
+    scan: Scan<S>,
+) -> Scan<S> {
     match copy.isa() {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => {
             // SAFETY: a `Runnable` level runs on this CPU, and the copy is
             // compiled with its features.
-            unsafe { extreme_avx512::<S, P>(values, nulls) }
+            unsafe { extreme_avx512::<S, P>(values, nulls, scan) }
         }
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => {
             // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
             // this CPU, and the copy is compiled with its features.
-            unsafe { extreme_avx2::<S, P>(values, nulls) }
+            unsafe { extreme_avx2::<S, P>(values, nulls, scan) }
         }
-        _ => extreme_portable::<S, P>(values, nulls),
+        _ => extreme_portable::<S, P>(values, nulls, scan),
     }
 }
 
 /// [`extreme_of`] compiled for the build's target, out of line as the other
 /// copies are.
 #[inline(never)]
-fn extreme_portable<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
-    extreme_of::<S, P>(values, nulls)
+fn extreme_portable<S: Lane, P: Pick>(
+    values: &[S],
+    nulls: Option<&NullBuffer>,
+    scan: Scan<S>,
+) -> Scan<S> {
+    extreme_of::<S, P>(values, nulls, scan)
 }
 
 /// [`extreme_of`] compiled with AVX2 (x86-64-v3).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
-fn extreme_avx2<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
-    extreme_of::<S, P>(values, nulls)
+fn extreme_avx2<S: Lane, P: Pick>(
+    values: &[S],
+    nulls: Option<&NullBuffer>,
+    scan: Scan<S>,
+) -> Scan<S> {
+    extreme_of::<S, P>(values, nulls, scan)
 }
 
 /// [`extreme_of`] compiled with AVX-512.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
-fn extreme_avx512<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
-    extreme_of::<S, P>(values, nulls)
+fn extreme_avx512<S: Lane, P: Pick>(
+    values: &[S],
+    nulls: Option<&NullBuffer>,
+    scan: Scan<S>,
+) -> Scan<S> {
+    extreme_of::<S, P>(values, nulls, scan)
 }
 
-/// The extreme `P` of the valid rows of `values` (`nulls` as long as
-/// `values`), `None` without any: 64 rows per validity word.
+/// `scan` gone on with the valid rows of `values` (`nulls` as long as
+/// `values`), folded into the extreme `P`: 64 rows per validity word.
 #[inline(always)]
-fn extreme_of<S: Lane, P: Pick>(values: &[S], nulls: Option<&NullBuffer>) -> Option<S> {
+fn extreme_of<S: Lane, P: Pick>(
+    values: &[S],
+    nulls: Option<&NullBuffer>,
+    scan: Scan<S>,
+) -> Scan<S> {
+    let Scan { mut acc, any: met, mut tries } = scan;
     let Some(nulls) = nulls else {
-        return (!values.is_empty()).then(|| fold_all::<S, P>(P::identity(), values));
+        let acc = fold_all::<S, P>(acc, values);
+        return Scan { acc, any: met || !values.is_empty(), tries };
     };
     let words = nulls.inner().bit_chunks();
-    let mut acc = P::identity();
     let mut any = 0u64;
     let mut gathered = [P::identity(); 64];
     let chunks = values.chunks_exact(64);
     let tail = chunks.remainder();
     for (chunk, word) in chunks.zip(words.iter()) {
         any |= word;
-        acc = fold_word::<S, P>(acc, chunk, word, &mut gathered);
+        acc = fold_word::<S, P>(acc, chunk, word, &mut gathered, &mut tries);
     }
     let word = words.remainder_bits();
     if !tail.is_empty() {
         any |= word;
-        acc = fold_word::<S, P>(acc, tail, word, &mut gathered);
+        acc = fold_word::<S, P>(acc, tail, word, &mut gathered, &mut tries);
     }
-    (any != 0).then_some(acc)
+    Scan { acc, any: met || any != 0, tries }
 }
 
+/// Words whose null rows alone could displace the running extreme (as a
+/// column with zeroed null rows keeps doing, for `min` of positive values
+/// or `max` of negative ones) after which [`fold_word`] stops reading the
+/// rows as if all were valid first.
+const NULL_ROWS_DISPLACING: u32 = 8;
+
 /// [`fold_all`] over the rows of `chunk` (at most 64) whose bit is set in
-/// `word`. Values of up to 64 bits select the identity for a null row in
-/// their lanes (a select vectorizes); wider ones are first gathered into
-/// `gathered`, a valid row at a time, and folded as an all-valid run (a
-/// select of two 128- or 256-bit values per row does not).
+/// `word`. A word mixing valid and null rows is first folded as if all were
+/// valid, at the speed of an all-valid one: when no row can displace `acc`
+/// (nearly every word, once `acc` is near the column's extreme, unless the
+/// null rows' bits can), neither can the valid ones. Otherwise, and for
+/// good once `tries` (decremented on each word where only null rows could
+/// have displaced `acc`) runs out, [`fold_valid`].
 #[inline(always)]
-fn fold_word<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64, gathered: &mut [S; 64]) -> S {
+fn fold_word<S: Lane, P: Pick>(
+    acc: S,
+    chunk: &[S],
+    word: u64,
+    gathered: &mut [S; 64],
+    tries: &mut u32,
+) -> S {
     if word == u64::MAX {
         return fold_all::<S, P>(acc, chunk);
     }
     if word == 0 {
         return acc;
     }
+    if *tries == 0 {
+        return fold_valid::<S, P>(acc, chunk, word, gathered);
+    }
+    let unmoved = if size_of::<S>() > 8 {
+        // Wide rows: their extreme top word (`fold_all`'s skip).
+        beyond::<S, P>(acc, top_word::<S, P>(chunk))
+    } else {
+        fold_lanes::<S, P>(acc, chunk) == acc
+    };
+    if unmoved {
+        return acc;
+    }
+    let folded = fold_valid::<S, P>(acc, chunk, word, gathered);
+    if folded == acc {
+        *tries -= 1;
+    }
+    folded
+}
+
+/// [`fold_all`] over the rows of `chunk` (at most 64) whose bit is set in
+/// `word`, some but not all. Values of up to 64 bits select the identity
+/// for a null row in their lanes (a select vectorizes); wider ones are
+/// first gathered into `gathered`, a valid row at a time, and folded as an
+/// all-valid run (a select of two 128- or 256-bit values per row does not).
+#[inline(always)]
+fn fold_valid<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64, gathered: &mut [S; 64]) -> S {
     if size_of::<S>() > 8 {
         // The valid rows' extreme top word first (a select of 64-bit words
-        // vectorizes): a word whose rows cannot displace `acc` is skipped.
+        // vectorizes): a word whose valid rows cannot displace `acc` is
+        // skipped.
         let top = chunk.iter().enumerate().fold(P::identity::<i64>(), |t, (row, v)| {
             let valid = (word >> row) & 1 != 0;
             P::pick(t, if valid { v.high_word() } else { P::identity() })
@@ -757,6 +879,23 @@ fn fold_word<S: Lane, P: Pick>(acc: S, chunk: &[S], word: u64, gathered: &mut [S
         }
     }
     acc
+}
+
+/// The extreme `P` of the top words of `values`, in [`LANES`] running
+/// lanes (a 64-bit `min`/`max` chain through one register would wait on
+/// each row where the copy has no vector comparison of 64-bit words).
+#[inline(always)]
+fn top_word<S: Lane, P: Pick>(values: &[S]) -> i64 {
+    let mut lanes = [P::identity::<i64>(); LANES];
+    let chunks = values.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for chunk in chunks {
+        for (slot, v) in lanes.iter_mut().zip(chunk) {
+            *slot = P::pick(*slot, v.high_word());
+        }
+    }
+    let top = lanes.into_iter().fold(P::identity(), P::pick);
+    tail.iter().fold(top, |t, v| P::pick(t, v.high_word()))
 }
 
 /// Rows of more than 64 bits whose top words are compared before the rows
@@ -924,6 +1063,61 @@ mod tests {
         }
     }
 
+    /// Null rows whose bits would displace the extreme (the storage's
+    /// extremes, or zero against values of one sign) in every word, in a
+    /// few words, and only at the end: the valid rows' extreme, in every
+    /// copy, once the words read as if all valid stop paying too.
+    #[rstest]
+    #[case::i8(PhantomData::<i8>)]
+    #[case::i64(PhantomData::<i64>)]
+    #[case::i128(PhantomData::<i128>)]
+    #[case::i256(PhantomData::<i256>)]
+    fn null_rows_that_would_displace_the_extreme_are_not_folded<T: Stored + Lane>(
+        #[case] _width: PhantomData<T>,
+    ) {
+        let rows = 64 * 40 + 17;
+        for extreme in [Extreme::Min, Extreme::Max] {
+            // Valid values of one sign, away from zero and the extremes.
+            let sign = if extreme == Extreme::Min { 1 } else { -1 };
+            let valid_value = |row: usize| sign * (i64::try_from(row % 50).unwrap_or(0) + 3);
+            for (null_bits, null_words) in [
+                (
+                    identity::<T>(match extreme {
+                        Extreme::Min => Extreme::Max,
+                        Extreme::Max => Extreme::Min,
+                    }),
+                    0..41,
+                ),
+                (T::store(I256::ZERO), 0..41),
+                (T::store(I256::ZERO), 2..5),
+                (T::store(I256::ZERO), 39..41),
+            ] {
+                let valid: Vec<bool> = (0..rows)
+                    .map(|row| !null_words.contains(&(row / 64)) || row % 7 != 2)
+                    .collect();
+                let column: Vec<T> = (0..rows)
+                    .map(|row| {
+                        if valid[row] { T::store(I256::from(valid_value(row))) } else { null_bits }
+                    })
+                    .collect();
+                let wide: Vec<i256> = column.iter().map(|&v| v.widened(TOKEN)).collect();
+                let nulls = NullBuffer::from(valid.clone());
+                let want = oracle(extreme, &wide, &vec![0; rows], Some(&valid), 1);
+                assert_eq!(want[0], Some(i256::from_i128((sign * 3).into())));
+                for copy in Runnable::all() {
+                    let got = column_extreme(
+                        copy,
+                        extreme,
+                        &T::column(&column, TOKEN),
+                        None,
+                        Some(&nulls),
+                    );
+                    assert_eq!(got, want[0], "{extreme:?}, words {null_words:?}, {:?}", copy.isa());
+                }
+            }
+        }
+    }
+
     /// Wide values whose top words tie or straddle the running extreme's:
     /// runs and validity words are skipped only when no row of theirs can
     /// displace it (descending, ascending, and top words shared by all rows
@@ -968,6 +1162,79 @@ mod tests {
                                 copy.isa()
                             );
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Grouped, a column vouched to fit fewer digits than its storage holds
+    /// is read in the narrower width, across blocks, with every validity
+    /// pattern (null rows holding bits beyond the precision, even the
+    /// storage's extremes); a later unvouched batch widens the extremes.
+    /// Empty groups stay null, in batches with more and fewer groups than
+    /// rows.
+    #[rstest]
+    #[case::i128_within_18(PhantomData::<i128>, 18)]
+    #[case::i256_within_18(PhantomData::<i256>, 18)]
+    #[case::i256_within_38(PhantomData::<i256>, 38)]
+    fn vouched_columns_are_grouped_in_their_width<T: Stored + Lane>(
+        #[case] _storage: PhantomData<T>,
+        #[case] precision: u8,
+    ) {
+        let bound = i256::from_i128(10).wrapping_pow(precision.into()).wrapping_sub(i256::ONE);
+        for rows in [3, 64, 1025, 2100] {
+            let raw = values(rows, 62, rows as u64);
+            let wide: Vec<i256> = raw
+                .iter()
+                .enumerate()
+                .map(|(row, &v)| match row % 97 {
+                    5 => bound.wrapping_neg(),
+                    50 => bound,
+                    // Up to 124 bits, brought within the precision.
+                    _ => i256::from_i128(i128::from(v) * i128::from(v | 1))
+                        .checked_rem(bound)
+                        .unwrap_or_default(),
+                })
+                .collect();
+            let pattern_rows = |valid: Option<&[bool]>| -> Vec<T> {
+                // Null rows hold the storage's extremes, beyond the precision.
+                (0..rows)
+                    .map(|row| match valid {
+                        Some(valid) if !valid[row] && row % 2 == 0 => T::GREATEST,
+                        Some(valid) if !valid[row] => T::LEAST,
+                        _ => T::store(i256_to_ethnum(wide[row])),
+                    })
+                    .collect()
+            };
+            for group_count in [4, 9, 5000] {
+                let groups: Vec<usize> = (0..rows).map(|r| r * 31 % 7 % group_count).collect();
+                for pattern in 0..5 {
+                    let valid = validity(rows, pattern);
+                    let nulls = valid.as_ref().map(|v| NullBuffer::from(v.clone()));
+                    let column = pattern_rows(valid.as_deref());
+                    let call = Rows::new(rows).with_nulls(nulls.as_ref());
+                    for extreme in [Extreme::Min, Extreme::Max] {
+                        let context = format!(
+                            "{extreme:?}, {rows} rows, {group_count} groups, validity {pattern}"
+                        );
+                        let mut extremes = GroupExtremes::new(extreme, group_count);
+                        let operand = Operand::array(&column[..]).assume_precision(precision);
+                        extremes.update(operand, Some(&groups), &call).unwrap();
+                        let want = oracle(extreme, &wide, &groups, valid.as_deref(), group_count);
+                        assert_groups(&extremes, &want, &context);
+                        // The storage's extremes, unvouched, in group 1.
+                        let beyond = [T::LEAST, T::GREATEST];
+                        extremes
+                            .update(Operand::array(&beyond[..]), Some(&[1, 1]), &Rows::new(2))
+                            .unwrap();
+                        let mut want = want;
+                        let side = match extreme {
+                            Extreme::Min => T::LEAST,
+                            Extreme::Max => T::GREATEST,
+                        };
+                        want[1] = Some(side.widened(TOKEN));
+                        assert_groups(&extremes, &want, &format!("{context}, widened"));
                     }
                 }
             }
@@ -1153,26 +1420,6 @@ mod tests {
         assert_eq!(got, Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 }));
     }
 
-    /// The range check of the group indices at its edges: the last group,
-    /// the first beyond it, indices with the top bit set, no groups.
-    #[rstest]
-    #[case::last_group(&[0, 6, 3], 7, true)]
-    #[case::one_past(&[0, 7, 3], 7, false)]
-    #[case::top_bit(&[1 << 63, 0], 7, false)]
-    #[case::usize_max(&[usize::MAX], 7, false)]
-    #[case::no_groups(&[0], 0, false)]
-    #[case::no_rows(&[], 0, true)]
-    #[case::huge_len(&[usize::MAX >> 1, 5], usize::MAX >> 1, false)]
-    #[case::below_huge_len(&[(usize::MAX >> 1) - 1], usize::MAX >> 1, true)]
-    fn group_indices_are_checked_against_the_groups(
-        #[case] groups: &[usize],
-        #[case] len: usize,
-        #[case] below: bool,
-    ) {
-        assert_eq!(all_below(groups, len), below);
-        assert_eq!(all_below(groups, len), groups.iter().all(|&g| g < len));
-    }
-
     #[rstest]
     #[case::none(0)]
     #[case::two(2)]
@@ -1191,6 +1438,42 @@ mod tests {
         kept.resize(5 - n, None);
         assert_groups(&extremes, &kept, "resized");
         assert!(extremes.allocated_bytes() >= extremes.len());
+    }
+
+    /// Extremes of vouched columns are not compared again when finished at
+    /// their precision or more; a wider vouched column, an unvouched one or
+    /// a merged part brings the check back.
+    #[test]
+    fn vouched_extremes_skip_the_check_only_within_their_precision() {
+        let values = [999i64, -999, 5];
+        let vouched = |p: u8| Operand::array(&values[..]).assume_precision(p);
+        let mut extremes = GroupExtremes::new(Extreme::Max, 3);
+        extremes.update(vouched(3), Some(&[0, 1, 0]), &Rows::new(3)).unwrap();
+        assert_eq!(extremes.vouched, 3);
+        let out: Output<i16> = extremes.finish(3, Policies::default()).unwrap();
+        assert_eq!(out.values[..2], [999, -999]);
+        assert!(out.nulls.is_some_and(|n| n.is_null(2) && n.null_count() == 1));
+        // Vouched for 4 digits: a 3-digit result is checked (and holds).
+        extremes.update(vouched(4), Some(&[0, 1, 2]), &Rows::new(3)).unwrap();
+        let out: Output<i16> = extremes.finish(3, Policies::default()).unwrap();
+        assert_eq!(out.values[..], [999, -999, 5]);
+        let mut merged = extremes.clone();
+        merged.merge(2, Some(i256::from_i128(1000))).unwrap();
+        assert_eq!(merged.vouched, UNVOUCHED);
+        let failed: Result<Output<i16>, _> = merged.finish(3, Policies::default());
+        assert_eq!(failed.err(), Some(KernelError::Overflow { row: 2 }));
+        let unvouched = [1000i64];
+        extremes.update(Operand::array(&unvouched[..]), Some(&[1]), &Rows::new(1)).unwrap();
+        let failed: Result<Output<i16>, _> = extremes.finish(3, Policies::default());
+        assert_eq!(failed.err(), Some(KernelError::Overflow { row: 1 }));
+        // The whole-column path vouches too.
+        let mut whole = GroupExtremes::new(Extreme::Min, 1);
+        whole.update(vouched(3), None, &Rows::new(3)).unwrap();
+        assert_eq!(whole.vouched, 3);
+        let out: Output<i16> = whole.finish(3, Policies::default()).unwrap();
+        assert_eq!(out.values[..], [-999]);
+        let taken = whole.take_first(1);
+        assert_eq!((taken.vouched, taken.len(), whole.len()), (3, 1, 0));
     }
 
     /// An unchecked value beyond the precision fails at the end, by the

@@ -5,3 +5,53 @@
 pub(crate) mod avg;
 pub(crate) mod min_max;
 pub(crate) mod sum;
+
+/// The first row whose group index is not below `len` (the number of
+/// groups), if any: one vectorized pass ([`all_below`]) for the usual batch,
+/// whose groups are all in range, and a search only when one is not.
+pub(crate) fn first_out_of_range(groups: &[usize], len: usize) -> Option<usize> {
+    if all_below(groups, len) { None } else { groups.iter().position(|&g| g >= len) }
+}
+
+/// Whether every group index is below `len`, in one pass of 64-bit
+/// subtractions and ORs (which vectorize on every x86-64 level, where a
+/// 64-bit unsigned `max` does not before AVX-512): `len - 1 - g` is negative
+/// exactly when `g >= len` for `g` below `2^63`, and `g`'s own sign bit
+/// catches the others.
+fn all_below(groups: &[usize], len: usize) -> bool {
+    // `len` is at most `isize::MAX` (it counts a `Vec`'s elements), so the
+    // last group fits `i64`; without groups it is -1 and every row fails.
+    let last = (len as i64).wrapping_sub(1);
+    let signs = groups.iter().fold(0i64, |acc, &g| {
+        let g = g as i64;
+        acc | last.wrapping_sub(g) | g
+    });
+    signs >= 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    /// The range check of the group indices at its edges: the last group,
+    /// the first beyond it, indices with the top bit set, no groups.
+    #[rstest]
+    #[case::last_group(&[0, 6, 3], 7, true)]
+    #[case::one_past(&[0, 7, 3], 7, false)]
+    #[case::top_bit(&[1 << 63, 0], 7, false)]
+    #[case::usize_max(&[usize::MAX], 7, false)]
+    #[case::no_groups(&[0], 0, false)]
+    #[case::no_rows(&[], 0, true)]
+    #[case::huge_len(&[usize::MAX >> 1, 5], usize::MAX >> 1, false)]
+    #[case::below_huge_len(&[(usize::MAX >> 1) - 1], usize::MAX >> 1, true)]
+    fn group_indices_are_checked_against_the_groups(
+        #[case] groups: &[usize],
+        #[case] len: usize,
+        #[case] below: bool,
+    ) {
+        assert_eq!(all_below(groups, len), below);
+        assert_eq!(all_below(groups, len), groups.iter().all(|&g| g < len));
+        assert_eq!(first_out_of_range(groups, len), groups.iter().position(|&g| g >= len));
+    }
+}

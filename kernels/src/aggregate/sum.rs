@@ -31,6 +31,7 @@ use core::mem::MaybeUninit;
 use arrow_buffer::{BooleanBuffer, NullBuffer, i256};
 use ethnum::I256;
 
+use crate::aggregate::first_out_of_range;
 use crate::columns::column::Column;
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::{Operand, Values};
@@ -214,7 +215,7 @@ impl GroupSums {
         // as they go, and undo): a refused call neither adds nor widens.
         if let Some(groups) = groups
             && (bound.is_none() || matches!(self.sums, Sums::I256Carry { .. }))
-            && let Some(row) = groups.iter().position(|&g| g >= len)
+            && let Some(row) = first_out_of_range(groups, len)
         {
             return Err(out_of_range(row, groups));
         }

@@ -31,10 +31,35 @@ pub(crate) fn check_precision<W: Work, O: Storage>(
     precision: u8,
     rows: &Rows<'_>,
 ) -> Result<Output<O>, KernelError> {
+    stored(values, precision, rows, false)
+}
+
+/// [`check_precision`] of values known to fit `precision` digits (an
+/// aggregate of vouched columns whose result keeps their values, as an
+/// extreme does): only stored as `O`, no value is compared.
+///
+/// # Errors
+/// As [`check_precision`], but never [`KernelError::Overflow`].
+pub(crate) fn store_within_precision<W: Work, O: Storage>(
+    values: &[W],
+    precision: u8,
+    rows: &Rows<'_>,
+) -> Result<Output<O>, KernelError> {
+    stored(values, precision, rows, true)
+}
+
+/// [`check_precision`], skipping the comparisons when `within` vouches for
+/// every value.
+fn stored<W: Work, O: Storage>(
+    values: &[W],
+    precision: u8,
+    rows: &Rows<'_>,
+    within: bool,
+) -> Result<Output<O>, KernelError> {
     compute_output(precision, rows, |rows, sink| {
         rows.check(&[])?;
         block_lengths(&[values.len()], rows.len)?;
-        let bound = W::precision_bound(precision.into());
+        let bound = (!within).then(|| W::precision_bound(precision.into()));
         match sink {
             Sink::I8(out) => checked(values, bound, rows, out),
             Sink::I16(out) => checked(values, bound, rows, out),
@@ -46,21 +71,24 @@ pub(crate) fn check_precision<W: Work, O: Storage>(
     })
 }
 
-/// [`check_precision`] into `out`, for `values` as long as the rows.
+/// [`check_precision`] into `out`, for `values` as long as the rows; no
+/// comparison without a `bound`.
 fn checked<W: Work, O: Stored>(
     values: &[W],
-    bound: W,
+    bound: Option<W>,
     rows: &Rows<'_>,
     out: &mut Vec<O>,
 ) -> Result<Option<NullBuffer>, KernelError> {
     let mut failures = FailureMasks::new(rows);
-    for (index, chunk) in values.chunks(MASK_ROWS).enumerate() {
-        let overflow = chunk
-            .iter()
-            .enumerate()
-            .fold(0u64, |mask, (bit, &v)| mask | (u64::from(v.exceeds(bound)) << bit));
-        if overflow != 0 {
-            failures.record(index, chunk.len(), overflow, 0)?;
+    if let Some(bound) = bound {
+        for (index, chunk) in values.chunks(MASK_ROWS).enumerate() {
+            let overflow = chunk
+                .iter()
+                .enumerate()
+                .fold(0u64, |mask, (bit, &v)| mask | (u64::from(v.exceeds(bound)) << bit));
+            if overflow != 0 {
+                failures.record(index, chunk.len(), overflow, 0)?;
+            }
         }
     }
     out.clear();
