@@ -4,9 +4,9 @@
 //! pair of storage widths, checked and unchecked columns (native extremes
 //! beyond the precision), nulls, null scalars, array and scalar on either
 //! side, and column lengths around the kernels' 64-row words and 512-row
-//! blocks; then named edge cases, the errors, and the 223 comparisons
-//! Trino publishes (`tests/data/compare_published.txt`, each with its source
-//! line).
+//! blocks; then named edge cases, the errors, and the 411 comparisons
+//! Trino, Spark and PostgreSQL publish (`tests/data/compare_published.txt`,
+//! each with its source line).
 
 include!("support/arrow_crates.rs");
 
@@ -354,8 +354,23 @@ fn trino_literal(text: &str) -> DecimalScalar {
     scalar(dtype, &format!("{sign}{whole}{point}{fraction}"))
 }
 
+/// A side of a published comparison: `<value>::decimal(p,s)` at that type,
+/// otherwise a Trino literal.
+fn published_literal(text: &str) -> DecimalScalar {
+    match text.split_once("::decimal(") {
+        Some((value, dtype)) => {
+            let (p, s) = dtype
+                .strip_suffix(')')
+                .and_then(|ps| ps.split_once(','))
+                .unwrap_or_else(|| panic!("a type (p,s): {text}"));
+            scalar(dec(p.parse().expect("a precision"), s.parse().expect("a scale")), value)
+        }
+        None => trino_literal(text),
+    }
+}
+
 /// Every case of `tests/data/compare_published.txt` (comparisons published
-/// by Trino, each with its source line), as scalars through the reference
+/// by Trino, Spark and PostgreSQL, each with its source line), as scalars through the reference
 /// and as columns (narrowest storage and `i256`, and against a scalar)
 /// through the kernels.
 #[test]
@@ -376,7 +391,7 @@ fn published_cases_hold() {
             "false" => false,
             _ => panic!("an answer: {line}"),
         };
-        let (lhs, rhs) = (trino_literal(lhs), trino_literal(rhs));
+        let (lhs, rhs) = (published_literal(lhs), published_literal(rhs));
         let context =
             format!("line {source_line}: {lhs} ({}) {op} {rhs} ({})", lhs.dtype(), rhs.dtype());
         assert_eq!(lhs.reference_compare(op, &rhs), Some(want), "{context}");
@@ -393,5 +408,5 @@ fn published_cases_hold() {
         }
         cases += 1;
     }
-    assert_eq!(cases, 223, "every case of the file ran");
+    assert_eq!(cases, 411, "every case of the file ran");
 }
