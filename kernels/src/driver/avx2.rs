@@ -95,7 +95,7 @@ pub(crate) fn compare_block<W: Work, K: CompareKernel<W>>(
     invert: u64,
     c: &K::Constants,
 ) {
-    compare_loop::<W, K, false>(a, b, out, invert, c);
+    compare_loop::<W, K>(a, b, out, invert, c);
 }
 
 /// The comparison loop over `i128` words compiled for x86-64-v3.
@@ -107,7 +107,7 @@ pub(crate) fn compare_i128_words<K: CompareKernel<i64>>(
     invert: u64,
     c: &K::Constants,
 ) -> u64 {
-    compare_i128_words_loop::<K, false>(a, b, out, invert, c)
+    compare_i128_words_loop::<K>(a, b, out, invert, c)
 }
 
 /// The comparison loop over `i128` words against one value, compiled for
@@ -120,5 +120,5 @@ pub(crate) fn compare_i128_words_scalar<K: CompareKernel<i64>>(
     invert: u64,
     c: &K::Constants,
 ) -> u64 {
-    compare_i128_words_scalar_loop::<K, false>(a, y, out, invert, c)
+    compare_i128_words_scalar_loop::<K>(a, y, out, invert, c)
 }

@@ -322,11 +322,7 @@ fn compare_portable<W: Work, K: CompareKernel<W>>(
     invert: u64,
     c: &K::Constants,
 ) {
-    if K::PLAIN {
-        compare_loop::<W, K, true>(a, b, out, invert, c);
-    } else {
-        compare_loop::<W, K, false>(a, b, out, invert, c);
-    }
+    compare_loop::<W, K>(a, b, out, invert, c);
 }
 
 /// [`compare_i128_words_loop`] in `copy`.
@@ -357,8 +353,7 @@ pub(crate) fn compare_i128_words_in<K: CompareKernel<i64>>(
 }
 
 /// [`compare_i128_words_loop`] compiled for the build's target, out of
-/// line as the other copies are; packed by bit masks, as the portable
-/// comparisons are.
+/// line as the other copies are.
 #[inline(never)]
 fn compare_i128_words_portable<K: CompareKernel<i64>>(
     a: &[[u64; 2]],
@@ -367,7 +362,7 @@ fn compare_i128_words_portable<K: CompareKernel<i64>>(
     invert: u64,
     c: &K::Constants,
 ) -> u64 {
-    compare_i128_words_loop::<K, true>(a, b, out, invert, c)
+    compare_i128_words_loop::<K>(a, b, out, invert, c)
 }
 
 /// [`compare_i128_words_scalar_loop`] in `copy`.
@@ -407,7 +402,7 @@ fn compare_i128_words_scalar_portable<K: CompareKernel<i64>>(
     invert: u64,
     c: &K::Constants,
 ) -> u64 {
-    compare_i128_words_scalar_loop::<K, true>(a, y, out, invert, c)
+    compare_i128_words_scalar_loop::<K>(a, y, out, invert, c)
 }
 
 /// [`appended_i128_words_loop`] in `copy`: compiled for AVX2 in that copy,

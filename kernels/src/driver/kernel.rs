@@ -63,12 +63,6 @@ pub(crate) trait CompareKernel<W: Work> {
     /// magnitude beyond which the factor is not applied).
     type Constants: Sync;
 
-    /// Whether the kernel is a plain comparison, with no scale alignment:
-    /// the portable copy, and the AVX-512 one over `i128` and wider, pack
-    /// its answers by bit masks (`compare_loop`'s `BIT_MASKS`), measured
-    /// faster there; with an `i128` multiply aligning the scales, slower.
-    const PLAIN: bool;
-
     /// Whether the relation holds for the row; must not trap on any input.
     fn holds(a: W, b: W, constants: &Self::Constants) -> bool;
 }

@@ -49,23 +49,24 @@ pub(crate) fn unary_loop<W: Work, K: UnaryKernel<W>>(
 /// long), rounded up. Each word is a fixed-length inner loop with no branch,
 /// which the compiler turns into vector comparisons and a mask move.
 ///
-/// With `BIT_MASKS`, each row's answer is widened to all ones or zero and
-/// kept by its bit's mask, the mask moving one bit left per row, instead of
-/// shifting the answer by the row's index: with SSE2 alone (the baseline
-/// x86-64 target), which shifts each 64-bit lane by its own amount in two
-/// instructions and a blend, that ran 8,192 `i64` rows 2.3x faster (2.5 µs
-/// against 5.8 µs); with AVX2 and AVX-512 the shifts are single
-/// instructions and the masks ran 2.2x slower.
+/// Each answer is shifted into its bit (a flag, a shift and an OR, with
+/// no branch): packing them instead by ANDing a mask of all ones or zero
+/// with a bit that moves one place per row let the compiler turn the
+/// selection into a branch on the row's answer in the portable copy and
+/// for `i128` in the AVX-512 one, which mispredicts on real data
+/// (`Decimal64` `lt`, portable: 0.19x arrow-ord at 1M rows, 0.38x at 8,192;
+/// shifted, 0.96x and 0.94x; the branch predictor had partly learnt the
+/// repeated 8,192 rows of the benchmark, which once made the masks look
+/// faster).
 #[inline(always)]
-pub(crate) fn compare_loop<W: Work, K: CompareKernel<W>, const BIT_MASKS: bool>(
+pub(crate) fn compare_loop<W: Work, K: CompareKernel<W>>(
     a: &[W],
     b: &[W],
     out: &mut [u64],
     invert: u64,
     c: &K::Constants,
 ) {
-    let word =
-        |a: &[W], b: &[W]| pack::<BIT_MASKS>(a.iter().zip(b).map(|(&x, &y)| K::holds(x, y, c)));
+    let word = |a: &[W], b: &[W]| pack(a.iter().zip(b).map(|(&x, &y)| K::holds(x, y, c)));
     let (mut a_words, mut b_words) = (a.chunks_exact(64), b.chunks_exact(64));
     let mut slots = out.iter_mut();
     // The rows first: a slot is taken only for a full word of rows.
@@ -80,23 +81,13 @@ pub(crate) fn compare_loop<W: Work, K: CompareKernel<W>, const BIT_MASKS: bool>(
     }
 }
 
-/// Up to 64 answers packed into a word, the `i`-th in bit `i`: by shifting
-/// each into place, or with `BIT_MASKS` by widening each to all ones or
-/// zero and keeping it by a mask that moves one bit left per row (see
-/// [`compare_loop`] for where each is faster).
+/// Up to 64 answers packed into a word, the `i`-th in bit `i`, each shifted
+/// into place (see [`compare_loop`] for why not by masks).
 #[inline(always)]
-fn pack<const BIT_MASKS: bool>(answers: impl Iterator<Item = bool>) -> u64 {
+fn pack(answers: impl Iterator<Item = bool>) -> u64 {
     let mut bits = 0u64;
-    if BIT_MASKS {
-        let mut bit = 1u64;
-        for answer in answers {
-            bits |= 0u64.wrapping_sub(u64::from(answer)) & bit;
-            bit <<= 1;
-        }
-    } else {
-        for (i, answer) in answers.enumerate() {
-            bits |= u64::from(answer) << i;
-        }
+    for (i, answer) in answers.enumerate() {
+        bits |= u64::from(answer) << i;
     }
     bits
 }
@@ -109,7 +100,7 @@ fn pack<const BIT_MASKS: bool>(answers: impl Iterator<Item = bool>) -> u64 {
 /// alike) is beyond `i64`: that word's answers are unspecified, for the
 /// caller to compute again in `i128`. `out` has at most 64 words.
 #[inline(always)]
-pub(crate) fn compare_i128_words_loop<K: CompareKernel<i64>, const BIT_MASKS: bool>(
+pub(crate) fn compare_i128_words_loop<K: CompareKernel<i64>>(
     a: &[[u64; 2]],
     b: &[[u64; 2]],
     out: &mut [u64],
@@ -123,7 +114,7 @@ pub(crate) fn compare_i128_words_loop<K: CompareKernel<i64>, const BIT_MASKS: bo
             wide |= (x_high ^ (x >> 63).cast_unsigned()) | (y_high ^ (y >> 63).cast_unsigned());
             K::holds(x, y, c)
         });
-        (pack::<BIT_MASKS>(answers), wide != 0)
+        (pack(answers), wide != 0)
     };
     let mut wide_words = 0u64;
     let (mut a_words, mut b_words) = (a.chunks_exact(64), b.chunks_exact(64));
@@ -146,7 +137,7 @@ pub(crate) fn compare_i128_words_loop<K: CompareKernel<i64>, const BIT_MASKS: bo
 /// [`compare_i128_words_loop`] with one value `y` on the right of every row:
 /// only the column's words are loaded.
 #[inline(always)]
-pub(crate) fn compare_i128_words_scalar_loop<K: CompareKernel<i64>, const BIT_MASKS: bool>(
+pub(crate) fn compare_i128_words_scalar_loop<K: CompareKernel<i64>>(
     a: &[[u64; 2]],
     y: i64,
     out: &mut [u64],
@@ -160,7 +151,7 @@ pub(crate) fn compare_i128_words_scalar_loop<K: CompareKernel<i64>, const BIT_MA
             wide |= x_high ^ (x >> 63).cast_unsigned();
             K::holds(x, y, c)
         });
-        (pack::<BIT_MASKS>(answers), wide != 0)
+        (pack(answers), wide != 0)
     };
     let mut wide_words = 0u64;
     let mut a_words = a.chunks_exact(64);

@@ -378,7 +378,6 @@ struct Less;
 
 impl<W: Work> CompareKernel<W> for Less {
     type Constants = ();
-    const PLAIN: bool = true;
     #[inline(always)]
     fn holds(x: W, y: W, (): &()) -> bool {
         x < y
@@ -391,7 +390,6 @@ struct Greater;
 
 impl<W: Work> CompareKernel<W> for Greater {
     type Constants = ();
-    const PLAIN: bool = true;
     #[inline(always)]
     fn holds(x: W, y: W, (): &()) -> bool {
         x > y
@@ -403,7 +401,6 @@ struct Equal;
 
 impl<W: Work> CompareKernel<W> for Equal {
     type Constants = ();
-    const PLAIN: bool = true;
     #[inline(always)]
     fn holds(x: W, y: W, (): &()) -> bool {
         x == y
@@ -415,7 +412,6 @@ struct ShiftedLess;
 
 impl<W: Work> CompareKernel<W> for ShiftedLess {
     type Constants = Alignment<W>;
-    const PLAIN: bool = false;
     #[inline(always)]
     fn holds(x: W, y: W, c: &Alignment<W>) -> bool {
         let (beyond, scaled) = c.aligned(x);
@@ -429,7 +425,6 @@ struct ShiftedGreater;
 
 impl<W: Work> CompareKernel<W> for ShiftedGreater {
     type Constants = Alignment<W>;
-    const PLAIN: bool = false;
     #[inline(always)]
     fn holds(x: W, y: W, c: &Alignment<W>) -> bool {
         let (beyond, scaled) = c.aligned(x);
@@ -443,7 +438,6 @@ struct ShiftedEqual;
 
 impl<W: Work> CompareKernel<W> for ShiftedEqual {
     type Constants = Alignment<W>;
-    const PLAIN: bool = false;
     #[inline(always)]
     fn holds(x: W, y: W, c: &Alignment<W>) -> bool {
         let (beyond, scaled) = c.aligned(x);
