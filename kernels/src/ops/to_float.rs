@@ -15,7 +15,6 @@
 
 use arrow_buffer::{NullBuffer, ScalarBuffer};
 
-use crate::columns::column::Sink;
 use crate::columns::operand::Operand;
 use crate::driver::error::KernelError;
 use crate::driver::kernel::{OVERFLOW, UnaryKernel};
@@ -25,9 +24,25 @@ use crate::driver::unary::run_unary_multiversioned;
 use crate::int::exact_double;
 use crate::int::width::WorkWidth;
 
-/// What a cast computes once per call: `10^|s|`, exact.
+/// What a cast computes once per call.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct FloatPower(f64);
+pub(crate) struct FloatPower {
+    /// `10^|s|`, exact.
+    power: f64,
+    /// The rows served have `a + 2^51` below this: `2^52`, or zero when no
+    /// row is (a scale beyond ±22, a column not loaded into `i64`).
+    span: u64,
+}
+
+impl FloatPower {
+    /// For `10^|s|` when it is exact, no row served otherwise.
+    fn new(power: Option<f64>) -> Self {
+        match power {
+            Some(power) => Self { power, span: 1 << (exact_double::OPERAND_BITS + 1) },
+            None => Self { power: 1.0, span: 0 },
+        }
+    }
+}
 
 /// The double nearest `a / 10^s` (`DIVIDE`, `s >= 0`) or `a * 10^-s`, as the
 /// bits of the double in the row's integer.
@@ -40,11 +55,9 @@ impl<const DIVIDE: bool> UnaryKernel<i64> for NearestFloat<DIVIDE> {
     #[inline(always)]
     fn apply(a: i64, c: &FloatPower) -> (i64, u8) {
         let x = exact_double::to_f64(a);
-        let q = if DIVIDE { x / c.0 } else { x * c.0 };
+        let q = if DIVIDE { x / c.power } else { x * c.power };
         // Within `[-2^51, 2^51)`: `a + 2^51` within `[0, 2^52)`.
-        let beyond = a.cast_unsigned().wrapping_add(1 << exact_double::OPERAND_BITS)
-            >> (exact_double::OPERAND_BITS + 1)
-            != 0;
+        let beyond = a.cast_unsigned().wrapping_add(1 << exact_double::OPERAND_BITS) >= c.span;
         (q.to_bits().cast_signed(), OVERFLOW * u8::from(beyond))
     }
 }
@@ -90,34 +103,23 @@ pub fn to_float(
     rows: &Rows<'_>,
 ) -> Result<FloatOutput, KernelError> {
     rows.check(&[&input])?;
-    let power = Some(scale.unsigned_abs()).filter(|&s| s <= 22);
-    // A column whose values do not all fit `i64` is not loaded into it.
+    // A column whose values do not all fit `i64` is loaded into it wrapped:
+    // then no row is served, as with a power that is not exact.
     let fits = input.holding_work() <= WorkWidth::I64 || input.measured_bits() <= 63;
-    let out = compute_output::<i64>(0, rows, |rows, sink| match power.filter(|_| fits) {
-        Some(s) => nearest(&input, scale >= 0, 10f64.powi(s.cast_signed()), rows, sink),
-        None => {
-            // Every row left: each fails or is nulled by the policy.
-            nearest(&Operand::scalar(i64::MAX), true, 1.0, rows, sink)
+    let power = i32::try_from(scale.unsigned_abs())
+        .ok()
+        .filter(|&s| s <= 22 && fits)
+        .map(|s| 10f64.powi(s));
+    let c = FloatPower::new(power);
+    let out = compute_output::<i64>(0, rows, |rows, sink| {
+        if scale >= 0 {
+            run_unary_multiversioned::<i64, NearestFloat<true>>(&input, c, rows, sink)
+        } else {
+            run_unary_multiversioned::<i64, NearestFloat<false>>(&input, c, rows, sink)
         }
     })?;
     let values = ScalarBuffer::<f64>::new(out.values.into_inner(), 0, rows.len);
     Ok(FloatOutput { values, nulls: out.nulls })
-}
-
-/// [`to_float`] with the power `10^|s|`, dividing by it when `divide`.
-fn nearest(
-    input: &Operand<'_>,
-    divide: bool,
-    power: f64,
-    rows: &Rows<'_>,
-    sink: Sink<'_>,
-) -> Result<Option<NullBuffer>, KernelError> {
-    let c = FloatPower(power);
-    if divide {
-        run_unary_multiversioned::<i64, NearestFloat<true>>(input, c, rows, sink)
-    } else {
-        run_unary_multiversioned::<i64, NearestFloat<false>>(input, c, rows, sink)
-    }
 }
 
 #[cfg(test)]
@@ -176,14 +178,14 @@ mod tests {
                 call_unary_in::<i64, i64, NearestFloat<true>>(
                     copy,
                     operand,
-                    FloatPower(power),
+                    FloatPower::new(Some(power)),
                     &rows,
                 )
             } else {
                 call_unary_in::<i64, i64, NearestFloat<false>>(
                     copy,
                     operand,
-                    FloatPower(power),
+                    FloatPower::new(Some(power)),
                     &rows,
                 )
             }
