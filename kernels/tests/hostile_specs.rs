@@ -521,19 +521,33 @@ fn floats_to_decimals_with_hostile_specs() {
                     let rows = Rows::new(floats.len())
                         .with_nulls(Some(&nulls))
                         .with_policies(Policies { on_overflow: policy, ..Policies::default() });
-                    served_within::<i8>(from_float(&floats, &spec, &rows), precision);
-                    served_within::<i64>(from_float(&floats, &spec, &rows), precision);
-                    served_within::<i256>(from_float(&floats, &spec, &rows), precision);
+                    served_within::<i8>(from_float(&floats, &spec, &rows), precision, policy);
+                    served_within::<i64>(from_float(&floats, &spec, &rows), precision, policy);
+                    served_within::<i256>(from_float(&floats, &spec, &rows), precision, policy);
                 }
             }
         }
     }
 }
 
-/// Every valid row of `out` (if it is a result) within `10^p - 1`.
+/// Every valid row of `out` within `10^p - 1`; an error only for a left row
+/// under `Error` or a storage narrower than the precision.
 #[track_caller]
-fn served_within<O: Storage + Into<i256>>(out: Result<Output<O>, KernelError>, precision: u8) {
-    let Ok(out) = out else { return };
+fn served_within<O: Storage + Into<i256>>(
+    out: Result<Output<O>, KernelError>,
+    precision: u8,
+    policy: OverflowPolicy,
+) {
+    let out = match out {
+        Ok(out) => out,
+        // A left row under `Error`, or a width below the precision.
+        Err(e) => {
+            let storage = matches!(e, KernelError::StorageTooNarrow { .. });
+            let left = matches!(e, KernelError::Overflow { .. }) && policy == OverflowPolicy::Error;
+            assert!(storage || left, "{e:?} under {policy:?}");
+            return;
+        }
+    };
     let limit = BigInt::from(10).pow(u32::from(precision)) - 1;
     for (row, &v) in out.values.iter().enumerate() {
         if out.nulls.as_ref().is_none_or(|n| n.is_valid(row)) {
@@ -555,7 +569,15 @@ fn decimals_to_floats_with_hostile_specs() {
             for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
                 let rows = Rows::new(stored.len())
                     .with_policies(Policies { on_overflow: policy, ..Policies::default() });
-                let Ok(out) = to_float(Operand::array(column), scale, &rows) else { continue };
+                let out = match to_float(Operand::array(column), scale, &rows) {
+                    Ok(out) => out,
+                    // Only a left row under `Error` fails the call.
+                    Err(e) => {
+                        assert!(matches!(e, KernelError::Overflow { .. }), "{e:?}");
+                        assert_eq!(policy, OverflowPolicy::Error, "{e:?}");
+                        continue;
+                    }
+                };
                 for (row, v) in stored.iter().enumerate() {
                     if out.nulls.as_ref().is_none_or(|n| n.is_valid(row)) {
                         let want: f64 = format!("{v}e{}", -i64::from(scale)).parse().unwrap();

@@ -135,12 +135,6 @@ impl GroupExtremes {
         }
     }
 
-    /// The extreme it keeps.
-    #[must_use]
-    pub fn extreme(&self) -> Extreme {
-        self.extreme
-    }
-
     /// The number of groups.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -927,7 +921,7 @@ fn fold_all<S: Lane, P: Pick>(acc: S, values: &[S]) -> S {
     let tail = runs.remainder();
     let mut acc = acc;
     for run in runs {
-        let top = run.iter().fold(P::identity::<i64>(), |t, v| P::pick(t, v.high_word()));
+        let top = top_word::<S, P>(run);
         if !beyond::<S, P>(acc, top) {
             acc = fold_lanes::<S, P>(acc, run);
         }

@@ -127,7 +127,7 @@ fn word_rows<'a>(
 }
 
 /// The operand's values when it is a column stored as `i128`.
-fn i128_column<'a>(operand: &Operand<'a>) -> Option<&'a [i128]> {
+pub(crate) fn i128_column<'a>(operand: &Operand<'a>) -> Option<&'a [i128]> {
     match operand.values {
         Values::Array(column) => i128::of_column(&column),
         Values::Scalar(_) => None,

@@ -27,8 +27,7 @@ use arrow_buffer::BooleanBuffer;
 
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::{Operand, Values};
-use crate::columns::storage::Stored;
-use crate::driver::compare::{run_compare, run_compare_i128_words};
+use crate::driver::compare::{i128_column, run_compare, run_compare_i128_words};
 use crate::driver::error::KernelError;
 use crate::driver::isa::{Isa, Runnable};
 use crate::driver::kernel::CompareKernel;
@@ -244,7 +243,7 @@ fn work_width(operand: &Operand<'_>, measure: bool) -> WorkWidth {
 /// fits it.
 fn i128_storage(operand: &Operand<'_>) -> bool {
     match operand.values {
-        Values::Array(column) => i128::of_column(&column).is_some(),
+        Values::Array(_) => i128_column(operand).is_some(),
         Values::Scalar(value) => value.to_i128().is_some(),
     }
 }
@@ -255,6 +254,17 @@ enum Relation {
     Less,
     Equal,
     Greater,
+}
+
+impl Relation {
+    /// The relation with the sides swapped: `x < y` is `y > x`.
+    fn mirrored(self) -> Self {
+        match self {
+            Self::Less => Self::Greater,
+            Self::Greater => Self::Less,
+            Self::Equal => Self::Equal,
+        }
+    }
 }
 
 /// A comparison ready to run: the shifted side `x`, the other side `y`.
@@ -286,9 +296,7 @@ impl Call<'_, '_> {
             Relation::Equal => run_compare::<W, ShiftedEqual>(copy, &x, &y, &c, negated, rows),
         }
     }
-}
 
-impl Call<'_, '_> {
     /// [`run`](Self::run) for operands stored as `i128`, in `i64` where
     /// their values fit it, with a single value put on the right (mirroring
     /// the relation, and a shifted one multiplied once).
@@ -302,23 +310,14 @@ impl Call<'_, '_> {
                 v.checked_mul(power)
             });
             let Some(shifted) = shifted else { return self.run::<i128>() };
-            let mirrored = match relation {
-                Relation::Less => Relation::Greater,
-                Relation::Greater => Relation::Less,
-                Relation::Equal => Relation::Equal,
-            };
-            let plain =
-                Call { x: y, y: Operand::scalar(shifted), shift: 0, relation: mirrored, ..*self };
+            let relation = relation.mirrored();
+            let plain = Call { x: y, y: Operand::scalar(shifted), shift: 0, relation, ..*self };
             return plain.run_i128_words();
         }
         if shift == 0 {
             // The column first: `x < y` is `y > x`.
-            let (x, y, relation) = match relation {
-                Relation::Less if scalar(&x) => (y, x, Relation::Greater),
-                Relation::Greater if scalar(&x) => (y, x, Relation::Less),
-                Relation::Equal if scalar(&x) => (y, x, Relation::Equal),
-                _ => (x, y, relation),
-            };
+            let (x, y, relation) =
+                if scalar(&x) { (y, x, relation.mirrored()) } else { (x, y, relation) };
             return match relation {
                 Relation::Less => {
                     run_compare_i128_words::<Less>(copy, &x, &y, &(), &(), negated, rows)

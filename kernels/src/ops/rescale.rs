@@ -108,10 +108,10 @@ impl<W: Work, R: Rounding> UnaryKernel<W> for DroppedDigits<R> {
 pub(crate) struct Appending<W: Work> {
     /// `10^k`, or 0 when it is beyond `W` (then only a zero is within the
     /// bound, and its product is 0).
-    pub(crate) factor: W,
+    factor: W,
     /// `floor((10^p - 1) / 10^k)`: `|a| <= limit` exactly when
     /// `|a * 10^k| <= 10^p - 1`.
-    pub(crate) limit: W,
+    limit: W,
 }
 
 impl<W: Work> Appending<W> {

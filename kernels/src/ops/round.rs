@@ -22,7 +22,7 @@ use crate::columns::column::Sink;
 use crate::columns::operand::Operand;
 use crate::columns::storage::Storage;
 use crate::driver::error::KernelError;
-use crate::driver::kernel::{UnaryKernel, overflow_flag};
+use crate::driver::kernel::UnaryKernel;
 use crate::driver::output::{Output, Recycled, compute_output};
 use crate::driver::plan::{plan_unary, shift_bits};
 use crate::driver::rows::Rows;
@@ -31,7 +31,7 @@ use crate::int::pow10::precision_bits;
 use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
-use crate::ops::rescale::{Appending, RescaleSpec, rescale};
+use crate::ops::rescale::{AppendedDigits, Appending, RescaleSpec, rescale};
 use crate::ops::shared::scale::ScaleConstants;
 
 /// The shape of a rounding: digits dropped with a mode, then zeros appended.
@@ -91,9 +91,9 @@ impl<W: Work, R: Rounding> UnaryKernel<W> for RoundedDigits<R> {
     #[inline(always)]
     fn apply(a: W, c: &Self::Constants) -> (W, u8) {
         // The quotient's own flag compares it with the result bound, which
-        // the limit below already implies.
+        // the appending's limit already implies.
         let (q, _) = c.dropping.drop_digits::<R>(a);
-        (q.mul(c.appending.factor), overflow_flag::<W, true>(q, c.appending.limit))
+        <AppendedDigits<true> as UnaryKernel<W>>::apply(q, &c.appending)
     }
 }
 
