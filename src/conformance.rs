@@ -293,7 +293,7 @@ pub fn reference_parse<'t>(
 ) -> Result<DecimalArray, DecimalError> {
     let texts: Vec<Option<&str>> = texts.into_iter().collect();
     profile_width(to, options)?;
-    let mode = crate::cast::text_rounding(options);
+    let mode = decimal_rounding(options);
     let outcome = |row: usize| {
         let scanned = text::scan(texts[row]?).ok().filter(text::Scanned::has_digits);
         Some(scanned.map_or(Exact::Overflow, |s| exact_text(&s, to, mode)))

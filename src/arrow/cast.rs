@@ -1,12 +1,11 @@
 //! `arrow_cast::cast_with_options` with exact decimal-to-decimal casts.
 
-use arrow_array::types::{Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type};
 use arrow_array::{Array, ArrayRef};
 use arrow_buffer::i256;
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::arrow::cast_checks::{precision_error, validate_arrow_decimal};
+use crate::arrow::cast_checks::{overflow_error, validate_arrow_decimal};
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::arrow::number_cast::number_cast;
 use crate::compute::funnel::{Operation, Request, run};
@@ -207,11 +206,5 @@ fn cast_error(from: &DecimalArray, row: usize, to: DecimalType, to_type: &DataTy
     let exact =
         rescaled(&i256_to_bigint(value), from.dtype().scale(), to.scale(), RoundingMode::HalfUp);
     let exact = bigint_to_i256(&exact);
-    match *to_type {
-        DataType::Decimal32(p, s) => precision_error::<Decimal32Type>(exact, &value, p, s),
-        DataType::Decimal64(p, s) => precision_error::<Decimal64Type>(exact, &value, p, s),
-        DataType::Decimal128(p, s) => precision_error::<Decimal128Type>(exact, &value, p, s),
-        DataType::Decimal256(p, s) => precision_error::<Decimal256Type>(exact, &value, p, s),
-        _ => ArrowError::CastError(format!("Cannot cast to {to_type}. Overflowing on {value}")),
-    }
+    overflow_error(to_type, exact, &value)
 }

@@ -45,3 +45,20 @@ where
     let exact = exact.and_then(<T::Native as DecimalNative>::from_i256);
     exact.and_then(|v| T::validate_decimal_precision(v, p, s).err()).unwrap_or_else(overflow)
 }
+
+/// arrow-cast's error for a value cast into `to_type` that does not fit:
+/// its precision error when the cast value `exact` fits the target's native
+/// integer, its overflow error naming the source `value` otherwise.
+pub(super) fn overflow_error(
+    to_type: &DataType,
+    exact: Option<i256>,
+    value: &dyn core::fmt::Display,
+) -> ArrowError {
+    match *to_type {
+        DataType::Decimal32(p, s) => precision_error::<Decimal32Type>(exact, value, p, s),
+        DataType::Decimal64(p, s) => precision_error::<Decimal64Type>(exact, value, p, s),
+        DataType::Decimal128(p, s) => precision_error::<Decimal128Type>(exact, value, p, s),
+        DataType::Decimal256(p, s) => precision_error::<Decimal256Type>(exact, value, p, s),
+        _ => ArrowError::CastError(format!("Cannot cast to {to_type}. Overflowing on {value}")),
+    }
+}

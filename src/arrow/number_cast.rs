@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type, Float32Type, Float64Type,
-    Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+    Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type,
+    UInt32Type, UInt64Type,
 };
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, PrimitiveArray};
 use arrow_buffer::i256;
@@ -17,7 +17,7 @@ use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 use num_bigint::BigInt;
 
-use crate::arrow::cast_checks::{precision_error, validate_arrow_decimal};
+use crate::arrow::cast_checks::{overflow_error, validate_arrow_decimal};
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::cast::{self, CastFloat, CastInteger};
 use crate::rules::numeric_cast::{float_fraction, fraction_at_scale};
@@ -165,19 +165,6 @@ where
             Err(overflow_error(to_type, exact.as_ref().and_then(bigint_to_i256), &format!("{x:?}")))
         }
         Err(e) => Err(e.into()),
-    }
-}
-
-/// arrow-cast's error for a value cast into `to_type` that does not fit:
-/// its precision error when the cast value `exact` fits the target's native
-/// integer, its overflow error naming the source `value` otherwise.
-fn overflow_error(to_type: &DataType, exact: Option<i256>, value: &str) -> ArrowError {
-    match *to_type {
-        DataType::Decimal32(p, s) => precision_error::<Decimal32Type>(exact, &value, p, s),
-        DataType::Decimal64(p, s) => precision_error::<Decimal64Type>(exact, &value, p, s),
-        DataType::Decimal128(p, s) => precision_error::<Decimal128Type>(exact, &value, p, s),
-        DataType::Decimal256(p, s) => precision_error::<Decimal256Type>(exact, &value, p, s),
-        _ => ArrowError::CastError(format!("Cannot cast to {to_type}. Overflowing on {value}")),
     }
 }
 

@@ -15,7 +15,7 @@ use crate::arrow::cast_checks::validate_arrow_decimal;
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::cast::{NOT_A_NUMBER, format, parse_stored};
 use crate::rules::storage::ResultStorage;
-use crate::types::{ArithmeticOptions, DecimalError, OverflowPolicy, RoundingMode};
+use crate::types::{ArithmeticOptions, DecimalError, OverflowPolicy};
 use crate::values::DecimalArray;
 
 /// Whether `data_type` is one of Arrow's three string types.
@@ -49,9 +49,7 @@ fn text_to_decimal(
     validate_arrow_decimal(to_type)?;
     let (to, width) = decimal_type(to_type)?;
     let on_failure = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
-    let read = ArithmeticOptions::arrow(width)
-        .with_rounding(RoundingMode::HalfUp)
-        .with_on_overflow(on_failure);
+    let read = ArithmeticOptions::arrow(width).with_on_overflow(on_failure);
     let storage = ResultStorage::Exact(width);
     let parsed = match array.data_type() {
         DataType::Utf8 => parse_stored(array.as_string::<i32>().iter(), to, &read, storage),

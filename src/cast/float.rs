@@ -237,7 +237,13 @@ pub fn to_float<'a, F: CastFloat>(
 /// one with `mode`, from how its dropped part compares with one half and
 /// whether it is zero (`exact`).
 #[inline(always)]
-fn rounds_up(half: Ordering, exact: bool, odd: bool, negative: bool, mode: RoundingMode) -> bool {
+pub(crate) fn rounds_up(
+    half: Ordering,
+    exact: bool,
+    odd: bool,
+    negative: bool,
+    mode: RoundingMode,
+) -> bool {
     match mode {
         RoundingMode::TowardZero => false,
         RoundingMode::HalfUp => half != Ordering::Less,

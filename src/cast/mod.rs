@@ -10,5 +10,5 @@ pub use float::{CastFloat, from_float, to_float};
 pub use integer::{CastInteger, from_integer, to_integer};
 #[cfg(feature = "arrow")]
 pub(crate) use text::parse_stored;
-pub(crate) use text::{BEYOND_PRECISION, NOT_A_NUMBER, text_rounding};
+pub(crate) use text::{BEYOND_PRECISION, NOT_A_NUMBER};
 pub use text::{format, parse};

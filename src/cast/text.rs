@@ -26,13 +26,15 @@
 //! appends `-scale` zeros to a non-zero value. This is also the crate's
 //! canonical text (`DecimalArray::to_strs`).
 
+use core::cmp::Ordering;
+
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, i256};
 
+use crate::cast::float::rounds_up;
+use crate::cast::integer::decimal_rounding;
 use crate::compute::funnel::{FillRows, Operation, Plan, Request, fill};
 use crate::rules::storage::ResultStorage;
-use crate::types::{
-    ArithmeticOptions, DecimalError, DecimalType, OverflowPolicy, RoundingMode, Semantics,
-};
+use crate::types::{ArithmeticOptions, DecimalError, DecimalType, OverflowPolicy, RoundingMode};
 use crate::values::text::{self, Scanned, scan, strip_leading_zeros};
 use crate::values::{DecimalArray, DecimalNative, DecimalValues};
 
@@ -114,7 +116,7 @@ impl<'t, I: Iterator<Item = Option<&'t str>>> FillRows for TextRows<I> {
         values: &mut Vec<T>,
     ) -> Result<Option<NullBuffer>, DecimalError> {
         let to = plan.result;
-        let mode = text_rounding(options);
+        let mode = decimal_rounding(options);
         let on_failure = options.on_overflow();
         values.reserve(plan.rows);
         // The validity bits, 64 rows a word: cheaper per row than a
@@ -155,15 +157,6 @@ impl<'t, I: Iterator<Item = Option<&'t str>>> FillRows for TextRows<I> {
         }
         Ok((!all_valid)
             .then(|| NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(words), 0, rows))))
-    }
-}
-
-/// The rounding of a text cast: half away from zero as the engines do, the
-/// options' mode under FixedPoint.
-pub(crate) fn text_rounding(options: &ArithmeticOptions) -> RoundingMode {
-    match options.semantics() {
-        Semantics::FixedPoint => options.rounding(),
-        _ => RoundingMode::HalfUp,
     }
 }
 
@@ -363,14 +356,13 @@ fn rounded<M: Magnitude>(
     };
     let negative = scanned.negative;
     let inexact = first != 0 || sticky;
-    let up = inexact
-        && match mode {
-            RoundingMode::TowardZero => false,
-            RoundingMode::HalfUp => first >= 5,
-            RoundingMode::HalfEven => first > 5 || (first == 5 && (sticky || last % 2 == 1)),
-            RoundingMode::Floor => negative,
-            RoundingMode::Ceiling => !negative,
-        };
+    // The dropped part against one half: its first digit, and any digit
+    // after it.
+    let half = match first.cmp(&5) {
+        Ordering::Equal if sticky => Ordering::Greater,
+        order => order,
+    };
+    let up = rounds_up(half, !inexact, last % 2 == 1, negative, mode);
     if up {
         value = value.plus_one();
         if value >= M::pow10(to.precision()) {

@@ -62,9 +62,7 @@ impl UnaryOp {
         options: &ArithmeticOptions,
     ) -> Result<DecimalType, DecimalError> {
         match self {
-            Self::Round { function, digits } => {
-                round_type(self, function, digits, operand, options)
-            }
+            Self::Round { function, digits } => round_type(function, digits, operand, options),
             _ => Ok(self.result_type(operand)),
         }
     }
@@ -72,12 +70,12 @@ impl UnaryOp {
 
 /// The profile's type of `function(operand, digits)`.
 fn round_type(
-    op: UnaryOp,
     function: RoundFunction,
     digits: i32,
     operand: DecimalType,
     options: &ArithmeticOptions,
 ) -> Result<DecimalType, DecimalError> {
+    let op = UnaryOp::Round { function, digits };
     let unsupported =
         |reason: &str| DecimalError::UnsupportedOperand { op, operand, reason: reason.to_string() };
     let (p, s) = (i64::from(operand.precision()), i64::from(operand.scale()));
