@@ -52,8 +52,9 @@ use crate::driver::error::KernelError;
 use crate::driver::isa::Isa;
 use crate::driver::isa::Runnable;
 use crate::driver::output::Output;
-use crate::driver::precision::{check_precision, store_within_precision};
+use crate::driver::precision::stored;
 use crate::driver::rows::{Policies, Rows};
+use crate::int::width::WorkWidth;
 use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
 
 /// Rows a grouped extreme reads into its work type at a time.
@@ -112,14 +113,6 @@ enum Values64To256 {
     I64(Vec<i64>),
     I128(Vec<i128>),
     I256(Vec<I256>),
-}
-
-/// The widths a group's extreme is kept at, narrowest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Width {
-    I64,
-    I128,
-    I256,
 }
 
 impl GroupExtremes {
@@ -235,7 +228,7 @@ impl GroupExtremes {
                     });
                 }
                 self.vouch(values.precision);
-                self.widen(column_width(&column, values.precision));
+                self.widen(values.declared_work());
                 self.update_grouped(&column, groups, rows.nulls);
                 Ok(())
             }
@@ -290,17 +283,11 @@ impl GroupExtremes {
         let nulls = seen.as_ref().filter(|seen| seen.null_count() > 0);
         let rows = Rows::new(self.len()).with_nulls(nulls).with_policies(policies);
         // Each extreme is one of the values: vouched ones fit.
-        if self.vouched <= precision {
-            return match &self.values {
-                Values64To256::I64(v) => store_within_precision(v, precision, &rows),
-                Values64To256::I128(v) => store_within_precision(v, precision, &rows),
-                Values64To256::I256(v) => store_within_precision(v, precision, &rows),
-            };
-        }
+        let within = self.vouched <= precision;
         match &self.values {
-            Values64To256::I64(v) => check_precision(v, precision, &rows),
-            Values64To256::I128(v) => check_precision(v, precision, &rows),
-            Values64To256::I256(v) => check_precision(v, precision, &rows),
+            Values64To256::I64(v) => stored(v, precision, &rows, within),
+            Values64To256::I128(v) => stored(v, precision, &rows, within),
+            Values64To256::I256(v) => stored(v, precision, &rows, within),
         }
     }
 
@@ -311,24 +298,26 @@ impl GroupExtremes {
     }
 
     /// The width of the groups' extremes.
-    fn width(&self) -> Width {
+    fn width(&self) -> WorkWidth {
         match self.values {
-            Values64To256::I64(_) => Width::I64,
-            Values64To256::I128(_) => Width::I128,
-            Values64To256::I256(_) => Width::I256,
+            Values64To256::I64(_) => WorkWidth::I64,
+            Values64To256::I128(_) => WorkWidth::I128,
+            Values64To256::I256(_) => WorkWidth::I256,
         }
     }
 
     /// Keeps the extremes at `width` at least; a group that has met no row
     /// takes the wider identity.
-    fn widen(&mut self, width: Width) {
+    fn widen(&mut self, width: WorkWidth) {
         if width <= self.width() {
             return;
         }
         let extreme = self.extreme;
         let seen = &self.seen;
         self.values = match (&self.values, width) {
-            (Values64To256::I64(v), Width::I128) => Values64To256::I128(widened(v, seen, extreme)),
+            (Values64To256::I64(v), WorkWidth::I128) => {
+                Values64To256::I128(widened(v, seen, extreme))
+            }
             (Values64To256::I64(v), _) => Values64To256::I256(widened(v, seen, extreme)),
             (Values64To256::I128(v), _) => Values64To256::I256(widened(v, seen, extreme)),
             // Already at the widest width: `width <= self.width()` above.
@@ -339,9 +328,9 @@ impl GroupExtremes {
     /// Folds one valid value into group `g` (below `len`).
     fn fold_value(&mut self, g: usize, value: i256) {
         let width = match value.to_i128() {
-            Some(v) if i64::try_from(v).is_ok() => Width::I64,
-            Some(_) => Width::I128,
-            None => Width::I256,
+            Some(v) if i64::try_from(v).is_ok() => WorkWidth::I64,
+            Some(_) => WorkWidth::I128,
+            None => WorkWidth::I256,
         };
         self.widen(width);
         let extreme = self.extreme;
@@ -391,24 +380,6 @@ fn take_front<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
 fn widened<N: Copy, W: Lane + From<N>>(values: &[N], seen: &[bool], extreme: Extreme) -> Vec<W> {
     let wide_identity = identity::<W>(extreme);
     values.iter().zip(seen).map(|(&v, &s)| if s { W::from(v) } else { wide_identity }).collect()
-}
-
-/// The width a column's values need: its storage's, or narrower when its
-/// valid values are vouched to fit `precision` digits (money in a
-/// `Decimal128` is read as `i64`: its null rows, whatever their bits, are
-/// folded as the identity).
-fn column_width(column: &Column<'_>, precision: Option<u8>) -> Width {
-    let stored = match column {
-        Column::I8(_) | Column::I16(_) | Column::I32(_) | Column::I64(_) => Width::I64,
-        Column::I128(_) => Width::I128,
-        Column::I256(_) => Width::I256,
-    };
-    let declared = match precision {
-        Some(0..=18) => Width::I64,
-        Some(19..=38) => Width::I128,
-        _ => Width::I256,
-    };
-    stored.min(declared)
 }
 
 /// A value type the extremes are taken in: its order is the decimals'.

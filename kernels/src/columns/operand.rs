@@ -5,6 +5,7 @@ use arrow_buffer::i256;
 
 use crate::columns::column::Column;
 use crate::columns::storage::{Storage, Stored, TOKEN};
+use crate::int::pow10::precision_bits;
 use crate::int::width::WorkWidth;
 use crate::int::work::Work;
 
@@ -89,6 +90,16 @@ impl<'a> Operand<'a> {
                 65..=128 => WorkWidth::I128,
                 _ => WorkWidth::I256,
             },
+        }
+    }
+
+    /// [`holding_work`](Self::holding_work), or the declared precision's
+    /// work type when that is narrower.
+    pub(crate) fn declared_work(&self) -> WorkWidth {
+        let stored = self.holding_work();
+        match self.precision {
+            Some(p) => stored.min(WorkWidth::for_bits(precision_bits(p.into()))),
+            None => stored,
         }
     }
 

@@ -34,23 +34,11 @@ pub(crate) fn check_precision<W: Work, O: Storage>(
     stored(values, precision, rows, false)
 }
 
-/// [`check_precision`] of values known to fit `precision` digits (an
-/// aggregate of vouched columns whose result keeps their values, as an
-/// extreme does): only stored as `O`, no value is compared.
-///
-/// # Errors
-/// As [`check_precision`], but never [`KernelError::Overflow`].
-pub(crate) fn store_within_precision<W: Work, O: Storage>(
-    values: &[W],
-    precision: u8,
-    rows: &Rows<'_>,
-) -> Result<Output<O>, KernelError> {
-    stored(values, precision, rows, true)
-}
-
 /// [`check_precision`], skipping the comparisons when `within` vouches for
-/// every value.
-fn stored<W: Work, O: Storage>(
+/// every value (an aggregate of vouched columns whose result keeps their
+/// values, as an extreme does: then it never fails with
+/// [`KernelError::Overflow`]).
+pub(crate) fn stored<W: Work, O: Storage>(
     values: &[W],
     precision: u8,
     rows: &Rows<'_>,

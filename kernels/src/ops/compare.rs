@@ -32,7 +32,7 @@ use crate::driver::error::KernelError;
 use crate::driver::isa::{Isa, Runnable};
 use crate::driver::kernel::CompareKernel;
 use crate::driver::rows::Rows;
-use crate::int::pow10::{pow10_bits, precision_bits};
+use crate::int::pow10::pow10_bits;
 use crate::int::width::WorkWidth;
 use crate::int::work::Work;
 
@@ -226,11 +226,7 @@ const MEASURED_ROWS: usize = 1 << 16;
 /// arrays, whose precision is not vouched for) aligns its scale in 64-bit
 /// lanes.
 fn work_width(operand: &Operand<'_>, measure: bool) -> WorkWidth {
-    let stored = operand.holding_work();
-    let declared = match operand.precision {
-        Some(p) => stored.min(WorkWidth::for_bits(precision_bits(p.into()))),
-        None => stored,
-    };
+    let declared = operand.declared_work();
     match operand.values {
         Values::Array(_) if measure && declared > WorkWidth::I64 => {
             declared.min(WorkWidth::for_bits(operand.measured_bits()))
