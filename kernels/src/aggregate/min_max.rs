@@ -37,12 +37,10 @@
 //! level of x86-64 (`driver::isa`), where AVX2 and AVX-512 have 64-bit
 //! comparisons and AVX-512 64-bit `min`/`max` instructions.
 
-use core::mem::MaybeUninit;
-
 use arrow_buffer::{NullBuffer, i256};
 use ethnum::I256;
 
-use crate::aggregate::first_out_of_range;
+use crate::aggregate::{first_out_of_range, for_each_block};
 use crate::columns::column::{Column, with_column};
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::{Operand, Values};
@@ -56,9 +54,6 @@ use crate::driver::precision::stored;
 use crate::driver::rows::{Policies, Rows};
 use crate::int::width::WorkWidth;
 use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
-
-/// Rows a grouped extreme reads into its work type at a time.
-const BLOCK_ROWS: usize = 1024;
 
 /// Rows per group in a block from which the grouped extreme stores only
 /// the rows that displace their group's extreme (fewer rows a group change
@@ -485,14 +480,10 @@ fn scatter_column<W: InPlace + Lane>(
     groups: &[usize],
     nulls: Option<&NullBuffer>,
 ) {
-    let mut scratch = [const { MaybeUninit::<W>::uninit() }; BLOCK_ROWS];
-    let mut start = 0;
     let mut met_identity = false;
-    while start < column.len() {
-        let rows = BLOCK_ROWS.min(column.len() - start);
-        let block = column.rows::<W>(start, rows, &mut scratch);
-        let block_nulls = nulls.map(|n| n.slice(start, rows));
-        let block_groups = &groups[start..start + rows];
+    for_each_block::<W>(column, |start, block| {
+        let block_nulls = nulls.map(|n| n.slice(start, block.len()));
+        let block_groups = &groups[start..start + block.len()];
         met_identity |= match extreme {
             Extreme::Min => {
                 scatter::<W, PickMin>(values, block, block_groups, block_nulls.as_ref())
@@ -501,8 +492,7 @@ fn scatter_column<W: InPlace + Lane>(
                 scatter::<W, PickMax>(values, block, block_groups, block_nulls.as_ref())
             }
         };
-        start += rows;
-    }
+    });
     mark_seen(extreme, values, seen, groups, nulls, met_identity);
 }
 
@@ -624,20 +614,15 @@ fn narrow_i128_extreme(
     column: &Column<'_>,
     nulls: Option<&NullBuffer>,
 ) -> Option<i256> {
-    let mut scratch = [const { MaybeUninit::<i64>::uninit() }; BLOCK_ROWS];
     let mut scan = Scan::new(extreme);
-    let mut start = 0;
-    while start < column.len() {
-        let rows = BLOCK_ROWS.min(column.len() - start);
-        let block = column.rows::<i64>(start, rows, &mut scratch);
-        let block_nulls = nulls.map(|n| n.slice(start, rows));
+    for_each_block::<i64>(column, |start, block| {
+        let block_nulls = nulls.map(|n| n.slice(start, block.len()));
         let nulls = block_nulls.as_ref();
         scan = match extreme {
             Extreme::Min => extreme_in::<i64, PickMin>(copy, block, nulls, scan),
             Extreme::Max => extreme_in::<i64, PickMax>(copy, block, nulls, scan),
         };
-        start += rows;
-    }
+    });
     scan.result().map(|v| i256::from_i128(v.into()))
 }
 

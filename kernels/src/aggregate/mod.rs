@@ -6,6 +6,26 @@ pub(crate) mod avg;
 pub(crate) mod min_max;
 pub(crate) mod sum;
 
+use core::mem::MaybeUninit;
+
+use crate::columns::column::Column;
+use crate::columns::in_place::InPlace;
+
+/// Rows an aggregate reads into a work type at a time.
+pub(crate) const BLOCK_ROWS: usize = 1024;
+
+/// Calls `each(start, block)` for every block of the column read as `W`.
+pub(crate) fn for_each_block<W: InPlace>(column: &Column<'_>, mut each: impl FnMut(usize, &[W])) {
+    let mut scratch = [const { MaybeUninit::<W>::uninit() }; BLOCK_ROWS];
+    let len = column.len();
+    let mut start = 0;
+    while start < len {
+        let rows = BLOCK_ROWS.min(len - start);
+        each(start, column.rows::<W>(start, rows, &mut scratch));
+        start += rows;
+    }
+}
+
 /// The first row whose group index is not below `len` (the number of
 /// groups), if any: one vectorized pass ([`all_below`]) for the usual batch,
 /// whose groups are all in range, and a search only when one is not.

@@ -26,14 +26,11 @@
 //! only when some sum is zero are the group indices read again for the
 //! groups of valid rows.
 
-use core::mem::MaybeUninit;
-
 use arrow_buffer::{BooleanBuffer, NullBuffer, i256};
 use ethnum::I256;
 
-use crate::aggregate::first_out_of_range;
+use crate::aggregate::{BLOCK_ROWS, first_out_of_range, for_each_block};
 use crate::columns::column::Column;
-use crate::columns::in_place::InPlace;
 use crate::columns::operand::{Operand, Values};
 use crate::columns::storage::Storage;
 use crate::driver::error::KernelError;
@@ -42,9 +39,6 @@ use crate::driver::plan::column_bits;
 use crate::driver::precision::check_precision;
 use crate::driver::rows::{Policies, Rows};
 use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
-
-/// Rows a sum reads into a work type at a time.
-const SUM_BLOCK_ROWS: usize = 1024;
 
 /// The most rows a merged state may count: far beyond any real count, low
 /// enough that adding rows to it never overflows, and that its sum (at most
@@ -452,18 +446,6 @@ fn add_carrying(a: I256, b: I256) -> (I256, i64) {
     (sum, if overflowed { carry } else { 0 })
 }
 
-/// Calls `each(start, block)` for every block of the column read as `W`.
-fn for_each_block<W: InPlace>(column: &Column<'_>, mut each: impl FnMut(usize, &[W])) {
-    let mut scratch = [const { MaybeUninit::<W>::uninit() }; SUM_BLOCK_ROWS];
-    let len = column.len();
-    let mut start = 0;
-    while start < len {
-        let rows = SUM_BLOCK_ROWS.min(len - start);
-        each(start, column.rows::<W>(start, rows, &mut scratch));
-        start += rows;
-    }
-}
-
 /// `sums[groups[i]] += v_i` and `counts[groups[i]] += 1` for the valid rows
 /// of a column of 64-bit values, in one pass; the bounds check of the group
 /// is the only check of its range. A row whose group is out of range fails
@@ -767,11 +749,11 @@ fn sum_blocks<S: Copy>(
     nulls: Option<&NullBuffer>,
 ) -> i128 {
     let mut total = 0i128;
-    for (i, block) in values.chunks(SUM_BLOCK_ROWS).enumerate() {
+    for (i, block) in values.chunks(BLOCK_ROWS).enumerate() {
         total += match nulls {
             None => block_sum(block.iter().map(|&v| to(v))),
             Some(nulls) => {
-                let valid = nulls.inner().slice(i * SUM_BLOCK_ROWS, block.len());
+                let valid = nulls.inner().slice(i * BLOCK_ROWS, block.len());
                 if (block.len() - valid.count_set_bits()) * 8 <= block.len() {
                     // Few nulls: the whole block (the loop without nulls),
                     // less its null rows, found a word of validity at a time.
@@ -806,7 +788,7 @@ fn null_rows_sum<S: Copy>(block: &[S], valid: &BooleanBuffer, to: impl Fn(S) -> 
     sum
 }
 
-/// The exact sum of at most [`SUM_BLOCK_ROWS`] 64-bit values: their high and low 32-bit
+/// The exact sum of at most [`BLOCK_ROWS`] 64-bit values: their high and low 32-bit
 /// halves are summed apart in 64-bit lanes (no carry from row to row, where
 /// an `i128` sum would carry on every row), and joined once.
 #[inline(always)]
@@ -988,7 +970,7 @@ mod tests {
     #[case::max_min_minus_one(&[i64::MAX, i64::MIN, -1, i64::MIN + 1])]
     #[case::low_halves_all_ones(&[0xFFFF_FFFF, -1, 0x7FFF_FFFF_FFFF_FFFF])]
     fn block_sum_of_extremes(#[case] pattern: &[i64]) {
-        let block: Vec<i64> = pattern.iter().copied().cycle().take(SUM_BLOCK_ROWS).collect();
+        let block: Vec<i64> = pattern.iter().copied().cycle().take(BLOCK_ROWS).collect();
         let want: i128 = block.iter().map(|&v| i128::from(v)).sum();
         assert_eq!(block_sum(block.iter().copied()), want);
         assert_eq!(block_sum(block[..1].iter().copied()), i128::from(block[0]));
@@ -1015,7 +997,7 @@ mod tests {
     ) {
         let with_nulls = null_every.is_some();
         // Three full blocks and one of 69 rows: a partial validity word.
-        let rows = 3 * SUM_BLOCK_ROWS + 69;
+        let rows = 3 * BLOCK_ROWS + 69;
         let column: Vec<i64> = pattern.iter().copied().cycle().take(rows).collect();
         let valid: Vec<bool> =
             (0..rows).map(|row| null_every.is_none_or(|k| row % k != 1)).collect();
@@ -1634,7 +1616,7 @@ mod tests {
     fn storage_extremes_sum_exactly<T: Stored>(#[case] _width: PhantomData<T>) {
         let bits = u32::try_from(8 * size_of::<T>()).unwrap();
         let (min, max) = (pow2(bits - 1).wrapping_neg(), pow2(bits - 1).wrapping_sub(i256::ONE));
-        let rows = 2 * SUM_BLOCK_ROWS + 3;
+        let rows = 2 * BLOCK_ROWS + 3;
         let values: Vec<i256> = (0..rows).map(|row| if row % 5 == 4 { max } else { min }).collect();
         let column = stored::<T>(&values);
         assert_eq!(column[0].widened(TOKEN), min);
