@@ -45,7 +45,7 @@ use crate::types::{
     ArithmeticOptions, DecimalError, DecimalType, OverflowPolicy, RoundingMode, Semantics,
 };
 use crate::values::native::with_buffer;
-use crate::values::text::{bigint_to_i256, pow10, precision_limit};
+use crate::values::text::{bigint_to_i256, pow10, precision_limit, scan};
 use crate::values::{DecimalArray, DecimalNative, DecimalValues, NullableBuffer, with_native};
 
 mod sealed {
@@ -402,15 +402,17 @@ impl Target {
         }
         text.clear();
         let _ = write!(text, "{:e}", x.abs());
-        let (mantissa, exponent) = text.split_once('e').unwrap_or((text.as_str(), "0"));
-        let (integer, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-        let (Ok(digits), Ok(exponent)) =
-            (format!("{integer}{fraction}").parse::<u64>(), exponent.parse::<i32>())
+        // `{:e}` writes at most 17 significant digits and a small exponent:
+        // the digits fit `u64`, the exponent `i32`.
+        let Ok(scanned) = scan(text) else { return Stored::Fails };
+        let digits = (scanned.integer.iter().chain(scanned.fraction))
+            .try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add(u64::from(d - b'0')));
+        let (Some(digits), Ok(exponent)) = (digits, i32::try_from(scanned.exponent.unwrap_or(0)))
         else {
             return Stored::Fails;
         };
         let negative = x.is_sign_negative();
-        let fraction_digits = i32::try_from(fraction.len()).unwrap_or(0);
+        let fraction_digits = i32::try_from(scanned.fraction.len()).unwrap_or(0);
         // value = digits * 10^(exponent - fraction digits); at the scale:
         let k = exponent - fraction_digits + i32::from(self.scale);
         let digits = u128::from(digits);
