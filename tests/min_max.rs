@@ -18,7 +18,7 @@ use decimal_kernels::{
 };
 use rstest::rstest;
 
-use support::types::{column_from_strs, dec, unchecked_column};
+use support::types::{column_from_strs, dec, unchecked_column, widths_holding};
 use support::values::{Kind, Mix, Rng, native_range};
 
 /// Every kind of value, beyond-the-precision ones aside.
@@ -75,21 +75,6 @@ fn whole(
     got
 }
 
-/// Every width a type can be stored at, from its narrowest.
-fn widths(dtype: DecimalType) -> impl Iterator<Item = StorageWidth> {
-    let narrowest = dtype.storage_width();
-    [
-        StorageWidth::I8,
-        StorageWidth::I16,
-        StorageWidth::I32,
-        StorageWidth::I64,
-        StorageWidth::I128,
-        StorageWidth::I256,
-    ]
-    .into_iter()
-    .filter(move |&w| w >= narrowest)
-}
-
 /// Random columns of every type and width, sparse and dense nulls, few and
 /// many groups (more than rows, so that some have no row), whole and
 /// grouped, equal the reference; the result type is the input's.
@@ -108,7 +93,7 @@ fn random_columns_equal_the_reference(#[case] dtype: DecimalType) {
     let mut rng =
         Rng::new(u64::from(dtype.precision()) * 1000 + dtype.scale().unsigned_abs() as u64);
     let options = ArithmeticOptions::default();
-    for width in widths(dtype) {
+    for width in widths_holding(dtype) {
         for (rows, null_percent) in [(0, 0), (1, 0), (70, 0), (1500, 10), (700, 90), (65, 100)] {
             let mix = Mix { kinds: &KINDS, null_percent };
             let column = rng.rows(dtype, width, rows, &mix).checked(dtype, width);
@@ -225,7 +210,7 @@ fn named_cases(
 ) {
     let column = column_from_strs(dtype, texts);
     let options = ArithmeticOptions::default();
-    for width in widths(dtype) {
+    for width in widths_holding(dtype) {
         let column = column.with_width(width).unwrap();
         let got = whole(op, &column, &options).unwrap();
         assert_eq!((!got.is_null()).then(|| got.to_string()).as_deref(), want, "{op} at {width}");

@@ -19,7 +19,7 @@ use decimal_kernels::{
 };
 use rstest::rstest;
 
-use support::types::{checked_column, dec, pow10};
+use support::types::{checked_column, dec, pow10, widths_holding};
 
 /// Every profile, FixedPoint under each rounding mode, each with both
 /// overflow policies.
@@ -122,11 +122,7 @@ fn columns(t: DecimalType) -> Vec<DecimalArray> {
     let mut values = edge_values(t);
     values.push(i256::ZERO);
     let valid: Vec<bool> = (0..values.len()).map(|r| r + 1 != values.len()).collect();
-    StorageWidth::ALL
-        .into_iter()
-        .filter(|&w| w >= t.storage_width())
-        .map(|w| checked_column(t, &values, &valid, w))
-        .collect()
+    widths_holding(t).map(|w| checked_column(t, &values, &valid, w)).collect()
 }
 
 /// Two outcomes of a cast are the same: the same error, or the same values
