@@ -141,9 +141,10 @@ fn result_type_is_the_input_type(
     }
 }
 
-/// Accumulators over random partitions, each fed in random batches, their
-/// states through Arrow arrays merged in a random order (and group
-/// renumbering), equal one pass.
+/// Accumulators over random partitions, each fed its rows in runs of
+/// consecutive rows as batches, their states through Arrow arrays merged in
+/// reverse partition order (each state's groups kept as they are), equal
+/// one pass.
 #[rstest]
 #[case::i64_money(dec(18, 2), StorageWidth::I64, 0)]
 #[case::i128_with_nulls(dec(38, 6), StorageWidth::I128, 20)]
