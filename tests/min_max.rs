@@ -9,15 +9,14 @@ include!("support/arrow_crates.rs");
 #[expect(dead_code, reason = "each test file uses a part of the shared support")]
 mod support;
 
-use decimal_kernels::aggregate::{
-    Accumulator, AggregateOp, AggregateState, max, max_groups, min, min_groups,
-};
+use decimal_kernels::aggregate::{Accumulator, AggregateOp, AggregateState};
 use decimal_kernels::{
     ArithmeticOptions, DecimalArray, DecimalError, DecimalScalar, DecimalType, OverflowPolicy,
     StorageWidth, conformance,
 };
 use rstest::rstest;
 
+use support::aggregates::{aggregate, aggregate_groups};
 use support::types::{column_from_strs, dec, unchecked_column, widths_holding};
 use support::values::{Kind, Mix, Rng, native_range};
 
@@ -46,11 +45,8 @@ fn grouped(
     total: usize,
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
-    let got = match op {
-        AggregateOp::Min => min_groups(values, groups, total, options),
-        AggregateOp::Max => max_groups(values, groups, total, options),
-        other => panic!("not an extreme: {other}"),
-    };
+    assert!(EXTREMES.contains(&op), "not an extreme: {op}");
+    let got = aggregate_groups(op, values, groups, total, options);
     let want = conformance::reference_aggregate(op, values, groups, total, options);
     assert_eq!(got, want, "{op} of {} by {total} groups under {options:?}", values.dtype());
     got
@@ -63,11 +59,8 @@ fn whole(
     values: &DecimalArray,
     options: &ArithmeticOptions,
 ) -> Result<DecimalScalar, DecimalError> {
-    let got = match op {
-        AggregateOp::Min => min(values, options),
-        AggregateOp::Max => max(values, options),
-        other => panic!("not an extreme: {other}"),
-    };
+    assert!(EXTREMES.contains(&op), "not an extreme: {op}");
+    let got = aggregate(op, values, options);
     let zeros = vec![0; values.len()];
     let want = conformance::reference_aggregate(op, values, &zeros, 1, options)
         .map(|a| a.scalar(0).unwrap_or_else(|| DecimalScalar::null(a.dtype())));
