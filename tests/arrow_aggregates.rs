@@ -14,10 +14,11 @@ use arrow_array::types::{Decimal32Type, Decimal64Type, Decimal128Type, Decimal25
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, Int32Array, PrimitiveArray};
 use arrow_buffer::i256;
 use arrow_schema::{ArrowError, DataType};
-use decimal_kernels::aggregate::{AggregateOp, avg_groups, max_groups, min_groups, sum_groups};
+use decimal_kernels::aggregate::AggregateOp;
 use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType, StorageWidth, arrow};
 use rstest::rstest;
 
+use support::aggregates::aggregate_groups;
 use support::types::dec;
 use support::values::{Kind, Mix, Rng};
 
@@ -114,13 +115,7 @@ fn grouped_forms_equal_the_native_aggregates(
         (AggregateOp::Max, arrow::max_groups, arrow::max),
     ];
     for (op, by_group, whole) in forms {
-        let want = match op {
-            AggregateOp::Sum => sum_groups(&native, &ids, groups, &options),
-            AggregateOp::Avg => avg_groups(&native, &ids, groups, &options),
-            AggregateOp::Min => min_groups(&native, &ids, groups, &options),
-            _ => max_groups(&native, &ids, groups, &options),
-        }
-        .unwrap();
+        let want = aggregate_groups(op, &native, &ids, groups, &options).unwrap();
         assert_eq!(
             by_group(&array, &ids, groups).unwrap().as_ref(),
             want.to_arrow().as_ref(),

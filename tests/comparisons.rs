@@ -20,7 +20,7 @@ use decimal_kernels::{
 };
 use rstest::rstest;
 use support::outcomes::assert_error;
-use support::types::{column_from_strs, dec, max_stored, pow10, scalar};
+use support::types::{column_from_strs, dec, max_stored, pow10, scalar, widths_holding};
 use support::values::{Kind, Mix, Rng, Stored};
 
 /// What a comparison result holds: each row's answer, `None` where null.
@@ -67,8 +67,7 @@ fn random_width(rng: &mut Rng, dtype: DecimalType) -> StorageWidth {
     if rng.percent(50) {
         return narrowest;
     }
-    let wider: Vec<StorageWidth> =
-        StorageWidth::ALL.into_iter().filter(|&w| w >= narrowest).collect();
+    let wider: Vec<StorageWidth> = widths_holding(dtype).collect();
     rng.pick(&wider)
 }
 

@@ -52,7 +52,10 @@ use support::outcomes::{
     Call, Described, UnaryCall, assert_matches_reference, assert_same_outcome,
     assert_unary_conforms,
 };
-use support::types::{checked_column, column_from_strs, dec, max_stored, pow10, unchecked_column};
+use support::types::{
+    PROFILES, checked_column, column_from_strs, dec, max_stored, pow10, unchecked_column,
+    widths_holding,
+};
 use support::values::{Kind, Rng, native_range};
 
 const POLICIES: [OverflowPolicy; 2] = [OverflowPolicy::Error, OverflowPolicy::Null];
@@ -493,11 +496,8 @@ fn unary_matches_reference(
     let mut scalars: Vec<DecimalScalar> =
         [0, 2, 3].iter().map(|&i| DecimalScalar::parse(dtype, &edges[i]).unwrap()).collect();
     scalars.push(DecimalScalar::null(dtype));
-    let columns: Vec<UnaryColumns> = StorageWidth::ALL
-        .into_iter()
-        .filter(|&w| w >= dtype.storage_width())
-        .map(|w| UnaryColumns::new(dtype, &texts, w))
-        .collect();
+    let columns: Vec<UnaryColumns> =
+        widths_holding(dtype).map(|w| UnaryColumns::new(dtype, &texts, w)).collect();
     let shapes: Vec<_> = columns.iter().map(|c| c.shapes(&scalars)).collect();
     let ops = rescale_targets(dtype)
         .into_iter()
@@ -1220,18 +1220,6 @@ mod aggregates {
         AggregateOp, avg, avg_groups, max, max_groups, min, min_groups, sum, sum_groups,
     };
 
-    /// Every profile.
-    const PROFILES: [ArithmeticOptions; 8] = [
-        ArithmeticOptions::fixed_point(),
-        ArithmeticOptions::arrow(StorageWidth::I32),
-        ArithmeticOptions::arrow(StorageWidth::I64),
-        ArithmeticOptions::arrow(StorageWidth::I128),
-        ArithmeticOptions::arrow(StorageWidth::I256),
-        ArithmeticOptions::spark(),
-        ArithmeticOptions::spark_no_precision_loss(),
-        ArithmeticOptions::presto(),
-    ];
-
     /// The groups of the matrix's columns.
     const GROUPS: usize = 9;
 
@@ -1451,7 +1439,7 @@ mod aggregates {
         #[values(0, 1, 2, 3, 4, 5, 6, 7)] profile: usize,
     ) {
         let profile = PROFILES[profile];
-        for width in StorageWidth::ALL.into_iter().filter(|&w| w >= dtype.storage_width()) {
+        for width in widths_holding(dtype) {
             for unchecked in [false, true] {
                 let rows = matrix_rows(dtype, width, unchecked);
                 let (column, groups) = as_column(dtype, width, unchecked, &rows);

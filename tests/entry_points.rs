@@ -63,7 +63,7 @@ use decimal_kernels::{
     floor, mul, neg, rem, rescale, round, sub, trunc, unary, unary_recycling,
 };
 use rstest::rstest;
-use support::types::{ARROW_WIDTHS, column_from_strs, dec, pow10};
+use support::types::{ARROW_WIDTHS, PROFILES, column_from_strs, dec, pow10, widths_holding};
 use support::values::{Kind, Mix, Rng, native_range};
 
 /// Calls of two operands, of one, and aggregates: together a few thousand,
@@ -461,17 +461,7 @@ impl Tally {
 
 /// Random options: a profile, a rounding mode and both policies.
 fn random_options(rng: &mut Rng) -> ArithmeticOptions {
-    let profiles = [
-        ArithmeticOptions::fixed_point(),
-        ArithmeticOptions::arrow(StorageWidth::I32),
-        ArithmeticOptions::arrow(StorageWidth::I64),
-        ArithmeticOptions::arrow(StorageWidth::I128),
-        ArithmeticOptions::arrow(StorageWidth::I256),
-        ArithmeticOptions::spark(),
-        ArithmeticOptions::spark_no_precision_loss(),
-        ArithmeticOptions::presto(),
-    ];
-    rng.pick(&profiles)
+    rng.pick(&PROFILES)
         .with_rounding(rng.pick(&RoundingMode::ALL))
         .with_on_overflow(rng.pick(&POLICIES))
         .with_on_divide_by_zero(rng.pick(&POLICIES))
@@ -525,8 +515,7 @@ fn clamped(p: i64, s: i64) -> DecimalType {
 
 /// A storage width that holds `dtype`: mostly the narrowest.
 fn storage_for(rng: &mut Rng, dtype: DecimalType) -> StorageWidth {
-    let holding: Vec<StorageWidth> =
-        StorageWidth::ALL.into_iter().filter(|&w| w >= dtype.storage_width()).collect();
+    let holding: Vec<StorageWidth> = widths_holding(dtype).collect();
     if rng.percent(60) { holding[0] } else { rng.pick(&holding) }
 }
 

@@ -9,16 +9,15 @@ include!("support/arrow_crates.rs");
 #[expect(dead_code, reason = "each test file uses a part of the shared support")]
 mod support;
 
-use decimal_kernels::aggregate::{
-    Accumulator, AggregateOp, AggregateState, max, max_groups, min, min_groups,
-};
+use decimal_kernels::aggregate::{Accumulator, AggregateOp, AggregateState};
 use decimal_kernels::{
     ArithmeticOptions, DecimalArray, DecimalError, DecimalScalar, DecimalType, OverflowPolicy,
     StorageWidth, conformance,
 };
 use rstest::rstest;
 
-use support::types::{column_from_strs, dec, unchecked_column};
+use support::aggregates::{aggregate, aggregate_groups};
+use support::types::{column_from_strs, dec, unchecked_column, widths_holding};
 use support::values::{Kind, Mix, Rng, native_range};
 
 /// Every kind of value, beyond-the-precision ones aside.
@@ -46,11 +45,8 @@ fn grouped(
     total: usize,
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
-    let got = match op {
-        AggregateOp::Min => min_groups(values, groups, total, options),
-        AggregateOp::Max => max_groups(values, groups, total, options),
-        other => panic!("not an extreme: {other}"),
-    };
+    assert!(EXTREMES.contains(&op), "not an extreme: {op}");
+    let got = aggregate_groups(op, values, groups, total, options);
     let want = conformance::reference_aggregate(op, values, groups, total, options);
     assert_eq!(got, want, "{op} of {} by {total} groups under {options:?}", values.dtype());
     got
@@ -63,31 +59,13 @@ fn whole(
     values: &DecimalArray,
     options: &ArithmeticOptions,
 ) -> Result<DecimalScalar, DecimalError> {
-    let got = match op {
-        AggregateOp::Min => min(values, options),
-        AggregateOp::Max => max(values, options),
-        other => panic!("not an extreme: {other}"),
-    };
+    assert!(EXTREMES.contains(&op), "not an extreme: {op}");
+    let got = aggregate(op, values, options);
     let zeros = vec![0; values.len()];
     let want = conformance::reference_aggregate(op, values, &zeros, 1, options)
         .map(|a| a.scalar(0).unwrap_or_else(|| DecimalScalar::null(a.dtype())));
     assert_eq!(got, want, "{op} of {} under {options:?}", values.dtype());
     got
-}
-
-/// Every width a type can be stored at, from its narrowest.
-fn widths(dtype: DecimalType) -> impl Iterator<Item = StorageWidth> {
-    let narrowest = dtype.storage_width();
-    [
-        StorageWidth::I8,
-        StorageWidth::I16,
-        StorageWidth::I32,
-        StorageWidth::I64,
-        StorageWidth::I128,
-        StorageWidth::I256,
-    ]
-    .into_iter()
-    .filter(move |&w| w >= narrowest)
 }
 
 /// Random columns of every type and width, sparse and dense nulls, few and
@@ -108,7 +86,7 @@ fn random_columns_equal_the_reference(#[case] dtype: DecimalType) {
     let mut rng =
         Rng::new(u64::from(dtype.precision()) * 1000 + dtype.scale().unsigned_abs() as u64);
     let options = ArithmeticOptions::default();
-    for width in widths(dtype) {
+    for width in widths_holding(dtype) {
         for (rows, null_percent) in [(0, 0), (1, 0), (70, 0), (1500, 10), (700, 90), (65, 100)] {
             let mix = Mix { kinds: &KINDS, null_percent };
             let column = rng.rows(dtype, width, rows, &mix).checked(dtype, width);
@@ -156,9 +134,10 @@ fn result_type_is_the_input_type(
     }
 }
 
-/// Accumulators over random partitions, each fed in random batches, their
-/// states through Arrow arrays merged in a random order (and group
-/// renumbering), equal one pass.
+/// Accumulators over random partitions, each fed its rows in runs of
+/// consecutive rows as batches, their states through Arrow arrays merged in
+/// reverse partition order (each state's groups kept as they are), equal
+/// one pass.
 #[rstest]
 #[case::i64_money(dec(18, 2), StorageWidth::I64, 0)]
 #[case::i128_with_nulls(dec(38, 6), StorageWidth::I128, 20)]
@@ -225,7 +204,7 @@ fn named_cases(
 ) {
     let column = column_from_strs(dtype, texts);
     let options = ArithmeticOptions::default();
-    for width in widths(dtype) {
+    for width in widths_holding(dtype) {
         let column = column.with_width(width).unwrap();
         let got = whole(op, &column, &options).unwrap();
         assert_eq!((!got.is_null()).then(|| got.to_string()).as_deref(), want, "{op} at {width}");

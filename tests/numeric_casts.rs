@@ -19,20 +19,13 @@ use decimal_kernels::{
 };
 use rstest::rstest;
 
-use support::types::{checked_column, dec, pow10};
+use support::types::{checked_column, dec, pow10, widths_holding};
 
 /// Every profile, FixedPoint under each rounding mode, each with both
 /// overflow policies.
 fn profiles() -> Vec<ArithmeticOptions> {
-    let modes = [
-        RoundingMode::TowardZero,
-        RoundingMode::HalfUp,
-        RoundingMode::HalfEven,
-        RoundingMode::Floor,
-        RoundingMode::Ceiling,
-    ];
     let mut all: Vec<ArithmeticOptions> =
-        modes.iter().map(|&m| ArithmeticOptions::fixed_point().with_rounding(m)).collect();
+        RoundingMode::ALL.map(|m| ArithmeticOptions::fixed_point().with_rounding(m)).to_vec();
     all.extend(
         [StorageWidth::I64, StorageWidth::I128, StorageWidth::I256].map(ArithmeticOptions::arrow),
     );
@@ -122,11 +115,7 @@ fn columns(t: DecimalType) -> Vec<DecimalArray> {
     let mut values = edge_values(t);
     values.push(i256::ZERO);
     let valid: Vec<bool> = (0..values.len()).map(|r| r + 1 != values.len()).collect();
-    StorageWidth::ALL
-        .into_iter()
-        .filter(|&w| w >= t.storage_width())
-        .map(|w| checked_column(t, &values, &valid, w))
-        .collect()
+    widths_holding(t).map(|w| checked_column(t, &values, &valid, w)).collect()
 }
 
 /// Two outcomes of a cast are the same: the same error, or the same values
@@ -408,7 +397,7 @@ fn an_integer_out_of_range_fails_naming_the_row_under_error() {
 #[case::fixed_point_half_even_tie(ArithmeticOptions::default().with_rounding(RoundingMode::HalfEven), 2.5, (3, 0), Some("2"))]
 #[case::negative_zero(ArithmeticOptions::default(), -0.0, (3, 1), Some("0.0"))]
 #[case::negative_scale(ArithmeticOptions::arrow(StorageWidth::I128), 1250.0, (3, -2), Some("1300"))]
-#[case::smallest_subnormal_is_zero(ArithmeticOptions::default().with_rounding(RoundingMode::Ceiling), 5e-324, (76, 76), Some("0.0000000000000000000000000000000000000000000000000000000000000000000000000001"))]
+#[case::smallest_subnormal_ceils_to_one_unit(ArithmeticOptions::default().with_rounding(RoundingMode::Ceiling), 5e-324, (76, 76), Some("0.0000000000000000000000000000000000000000000000000000000000000000000000000001"))]
 #[case::beyond_precision(ArithmeticOptions::spark(), 1000.0, (3, 0), None)]
 #[case::nan(ArithmeticOptions::spark(), f64::NAN, (3, 0), None)]
 #[case::infinity(ArithmeticOptions::arrow(StorageWidth::I128).with_on_overflow(OverflowPolicy::Null), f64::INFINITY, (38, 0), None)]

@@ -20,7 +20,7 @@ use decimal_kernels::{
     StorageWidth, arrow, cast, conformance,
 };
 use rstest::rstest;
-use support::types::dec;
+use support::types::{ARROW_WIDTHS, dec};
 use support::values::Rng;
 
 /// The texts' rows, as the functions take them.
@@ -119,8 +119,7 @@ fn generated_texts_read_as_the_reference_at_every_width() {
             to,
             ArithmeticOptions::fixed_point().with_rounding(mode),
         );
-        for width in [StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256]
-        {
+        for width in ARROW_WIDTHS {
             if to.storage_width() <= width {
                 assert_parses_as_reference(&texts, to, ArithmeticOptions::arrow(width));
             }

@@ -4,11 +4,31 @@
 use std::sync::OnceLock;
 
 use arrow_buffer::{NullBuffer, ScalarBuffer, i256};
-use decimal_kernels::{DecimalArray, DecimalNative, DecimalScalar, DecimalType, StorageWidth};
+use decimal_kernels::{
+    ArithmeticOptions, DecimalArray, DecimalNative, DecimalScalar, DecimalType, StorageWidth,
+};
 
 /// The four widths Arrow has decimals of.
 pub const ARROW_WIDTHS: [StorageWidth; 4] =
     [StorageWidth::I32, StorageWidth::I64, StorageWidth::I128, StorageWidth::I256];
+
+/// Every profile, the Arrow one at each of its widths.
+pub const PROFILES: [ArithmeticOptions; 8] = [
+    ArithmeticOptions::fixed_point(),
+    ArithmeticOptions::arrow(StorageWidth::I32),
+    ArithmeticOptions::arrow(StorageWidth::I64),
+    ArithmeticOptions::arrow(StorageWidth::I128),
+    ArithmeticOptions::arrow(StorageWidth::I256),
+    ArithmeticOptions::spark(),
+    ArithmeticOptions::spark_no_precision_loss(),
+    ArithmeticOptions::presto(),
+];
+
+/// Every storage width that holds `dtype`, from its narrowest.
+pub fn widths_holding(dtype: DecimalType) -> impl Iterator<Item = StorageWidth> {
+    let narrowest = dtype.storage_width();
+    StorageWidth::ALL.into_iter().filter(move |&w| w >= narrowest)
+}
 
 /// `decimal(p, s)`, which the test knows to be a valid type.
 #[track_caller]

@@ -13,7 +13,7 @@ use decimal_kernels::{
 };
 use decimal_kernels_native::BooleanBuffer;
 
-use crate::{ByteSource, Case, Reader, ReferenceMismatch, text};
+use crate::{ByteSource, Case, Reader, ReferenceMismatch, check_rows, text};
 
 /// A comparison's result: per row, its answer (`None` for a null row).
 type Answers = Result<Vec<Option<bool>>, DecimalError>;
@@ -58,30 +58,16 @@ pub fn check_compare_bytes(bytes: &[u8]) -> Result<(), ReferenceMismatch> {
     let calls =
         [("compare", answers(compare(op, lhs, rhs))), ("named", answers(named(op)(lhs, rhs)))];
     for (function, got) in calls {
-        if got == expected {
-            continue;
-        }
-        let row = match (&expected, &got) {
-            (Ok(e), Ok(g)) => {
-                (0..e.len().max(g.len())).find(|&i| e.get(i) != g.get(i)).unwrap_or(0)
-            }
-            _ => 0,
-        };
-        let show = |outcome: &Answers| match outcome {
-            Ok(rows) => format!("{:?} of {} rows", rows.get(row), rows.len()),
-            Err(e) => e.to_string(),
-        };
-        return Err(ReferenceMismatch {
-            call: format!(
+        let call = |row| {
+            format!(
                 "{function} `{op}` of {} and {}, row {row}: {} {op} {}",
                 lhs.dtype(),
                 rhs.dtype(),
                 text(lhs, row),
                 text(rhs, row)
-            ),
-            expected: show(&expected),
-            got: show(&got),
-        });
+            )
+        };
+        check_rows(call, &expected, &got)?;
     }
     Ok(())
 }

@@ -149,6 +149,27 @@ mod number_cast;
 pub use compare::check_compare_bytes;
 pub use number_cast::check_number_cast_bytes;
 
+/// `got` against `expected`: the same error, or the same rows; otherwise
+/// the first row that differs, named by `call`, and both outcomes there.
+pub(crate) fn check_rows<V: PartialEq + core::fmt::Debug>(
+    call: impl Fn(usize) -> String,
+    expected: &Result<Vec<Option<V>>, DecimalError>,
+    got: &Result<Vec<Option<V>>, DecimalError>,
+) -> Result<(), ReferenceMismatch> {
+    if got == expected {
+        return Ok(());
+    }
+    let row = match (expected, got) {
+        (Ok(e), Ok(g)) => (0..e.len().max(g.len())).find(|&i| e.get(i) != g.get(i)).unwrap_or(0),
+        _ => 0,
+    };
+    let show = |outcome: &Result<Vec<Option<V>>, DecimalError>| match outcome {
+        Ok(rows) => format!("{:?} of {} rows", rows.get(row), rows.len()),
+        Err(e) => e.to_string(),
+    };
+    Err(ReferenceMismatch { call: call(row), expected: show(expected), got: show(got) })
+}
+
 /// A call whose result differs from the reference's: the call (with the
 /// first row that differs), and both results there.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -28,7 +28,9 @@ use decimal_kernels::conformance::{
 use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalError, DecimalType, NullableBuffer};
 use decimal_kernels_native::{NullBuffer, ScalarBuffer};
 
-use crate::{ByteSource, Reader, ReferenceMismatch, UnaryCase, decimal_type, options, text};
+use crate::{
+    ByteSource, Reader, ReferenceMismatch, UnaryCase, check_rows, decimal_type, options, text,
+};
 
 /// A number type whose values the decoder reads as raw little-endian bytes.
 trait RawNumber: Copy + core::fmt::Debug {
@@ -138,26 +140,6 @@ impl<T: RawNumber> NumberColumn<T> {
             self.values.get(row)
         )
     }
-}
-
-/// `got` against `expected`: the same error, or the same rows.
-fn check_rows<V: PartialEq + core::fmt::Debug>(
-    call: impl Fn(usize) -> String,
-    expected: &Result<Vec<Option<V>>, DecimalError>,
-    got: &Result<Vec<Option<V>>, DecimalError>,
-) -> Result<(), ReferenceMismatch> {
-    if got == expected {
-        return Ok(());
-    }
-    let row = match (expected, got) {
-        (Ok(e), Ok(g)) => (0..e.len().max(g.len())).find(|&i| e.get(i) != g.get(i)).unwrap_or(0),
-        _ => 0,
-    };
-    let show = |outcome: &Result<Vec<Option<V>>, DecimalError>| match outcome {
-        Ok(rows) => format!("{:?} of {} rows", rows.get(row), rows.len()),
-        Err(e) => e.to_string(),
-    };
-    Err(ReferenceMismatch { call: call(row), expected: show(expected), got: show(got) })
 }
 
 /// The rows of a cast to decimals, then the result's type and width (last,
