@@ -18,6 +18,7 @@
 
 use std::sync::Arc;
 
+use datafusion::arrow::datatypes::FieldRef;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{DFSchema, Result, ScalarValue};
@@ -95,6 +96,9 @@ impl DecimalRewrite {
         let call = |f: Arc<ScalarUDF>, args: Vec<Expr>| {
             Transformed::yes(Expr::ScalarFunction(ScalarFunction::new_udf(f, args)))
         };
+        let casts_here = |e: &Expr, to: &FieldRef| {
+            type_of(e).is_some_and(|from| cast::casts(&from, to.data_type()))
+        };
         let compare = |op: CompareOp, l: Expr, r: Expr| {
             Expr::ScalarFunction(ScalarFunction::new_udf(self.comparison(op), vec![l, r]))
         };
@@ -141,22 +145,12 @@ impl DecimalRewrite {
                     compare(CompareOp::GtEq, x.clone(), low).and(compare(CompareOp::LtEq, x, high))
                 })
             }
-            Expr::Cast(c) => match type_of(&c.expr) {
-                Some(from) if cast::casts(&from, c.field.data_type()) => {
-                    let to =
-                        Expr::Literal(ScalarValue::from(c.field.data_type().to_string()), None);
-                    call(self.cast(false), vec![*c.expr, to])
-                }
-                _ => Transformed::no(Expr::Cast(c)),
-            },
-            Expr::TryCast(c) => match type_of(&c.expr) {
-                Some(from) if cast::casts(&from, c.field.data_type()) => {
-                    let to =
-                        Expr::Literal(ScalarValue::from(c.field.data_type().to_string()), None);
-                    call(self.cast(true), vec![*c.expr, to])
-                }
-                _ => Transformed::no(Expr::TryCast(c)),
-            },
+            Expr::Cast(c) if casts_here(&c.expr, &c.field) => {
+                call(self.cast(false), vec![*c.expr, type_name(&c.field)])
+            }
+            Expr::TryCast(c) if casts_here(&c.expr, &c.field) => {
+                call(self.cast(true), vec![*c.expr, type_name(&c.field)])
+            }
             Expr::ScalarFunction(f) => match self.unary_call(&f, &type_of) {
                 Some(ours) => call(ours, f.args),
                 None => Transformed::no(Expr::ScalarFunction(f)),
@@ -228,6 +222,11 @@ impl DecimalRewrite {
         }
         rewritten.map_data(LogicalPlan::recompute_schema)
     }
+}
+
+/// A cast's target type as the text argument of `decimal_cast`.
+fn type_name(to: &FieldRef) -> Expr {
+    Expr::Literal(ScalarValue::from(to.data_type().to_string()), None)
 }
 
 /// The rewrite before type coercion.
