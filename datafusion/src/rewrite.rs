@@ -22,7 +22,9 @@ use datafusion::arrow::datatypes::FieldRef;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{DFSchema, Result, ScalarValue};
-use datafusion::logical_expr::expr::{AggregateFunction, ScalarFunction};
+use datafusion::logical_expr::expr::{
+    AggregateFunction, ScalarFunction, WindowFunction, WindowFunctionDefinition,
+};
 use datafusion::logical_expr::expr_rewriter::{FunctionRewrite, NamePreserver};
 use datafusion::logical_expr::utils::merge_schema;
 use datafusion::logical_expr::{
@@ -170,8 +172,40 @@ impl DecimalRewrite {
                     None => Transformed::no(Expr::AggregateFunction(a)),
                 }
             }
+            Expr::WindowFunction(w) => match self.window_aggregate(&w, &type_of) {
+                Some(ours) => {
+                    let WindowFunction { params, .. } = *w;
+                    let fun = WindowFunctionDefinition::AggregateUDF(ours);
+                    Transformed::yes(Expr::WindowFunction(Box::new(WindowFunction { fun, params })))
+                }
+                None => Transformed::no(Expr::WindowFunction(w)),
+            },
             other => Transformed::no(other),
         })
+    }
+
+    /// This crate's aggregate for a window of DataFusion's `sum`, `avg`,
+    /// `min` or `max` of a decimal, when its frame starts at the partition's
+    /// first row: such a frame only grows, where a sliding one would need
+    /// rows taken out of the running state, which the accumulator does not
+    /// do (those windows stay DataFusion's).
+    fn window_aggregate(
+        &self,
+        w: &WindowFunction,
+        type_of: &impl Fn(&Expr) -> Option<datafusion::arrow::datatypes::DataType>,
+    ) -> Option<Arc<AggregateUDF>> {
+        let WindowFunctionDefinition::AggregateUDF(f) = &w.fun else {
+            return None;
+        };
+        let entry = aggregates::of_datafusion(f.name())?;
+        let params = &w.params;
+        let plain = !params.distinct && params.filter.is_none();
+        let grows = params.window_frame.start_bound.is_unbounded();
+        let decimal = match params.args.as_slice() {
+            [x] => type_of(x).is_some_and(|t| t.is_decimal()),
+            _ => false,
+        };
+        (plain && grows && decimal).then(|| self.aggregate(entry))
     }
 
     /// This crate's function for a call of DataFusion's `abs`, `round`,
