@@ -130,16 +130,20 @@ fn neg_checks_the_precision_where_arrow_does_not() {
     assert!(matches!(err, ArrowError::ArithmeticOverflow(_)), "{err}");
 }
 
-/// DataFusion's types: the scale drops to `max(d, 0)` keeping the
-/// precision, a carry digit where no scale is given up, the array's type
-/// where nothing is dropped.
+/// DataFusion 55's types: a positive scale drops to `max(d, 0)` keeping
+/// the precision; at scale 0 a carry digit when `-p <= d < 0`; a negative
+/// scale moves down to `d` (not below `-p`); the array's type where nothing
+/// is dropped.
 #[rstest]
 #[case::drops_scale(DataType::Decimal128(10, 4), 2, DataType::Decimal128(10, 2))]
 #[case::negative_digits(DataType::Decimal128(10, 4), -2, DataType::Decimal128(10, 0))]
 #[case::scale_0_carry(DataType::Decimal32(5, 0), -1, DataType::Decimal32(6, 0))]
 #[case::capped_at_the_width(DataType::Decimal64(18, 0), -1, DataType::Decimal64(18, 0))]
 #[case::nothing_dropped(DataType::Decimal256(50, 3), 3, DataType::Decimal256(50, 3))]
-#[case::negative_scale(DataType::Decimal64(10, -2), -3, DataType::Decimal64(11, -2))]
+#[case::scale_0_digits_beyond_the_precision(DataType::Decimal32(2, 0), -3, DataType::Decimal32(2, 0))]
+#[case::negative_scale_moves_down(DataType::Decimal64(10, -2), -3, DataType::Decimal64(10, -3))]
+#[case::negative_scale_not_below_minus_p(DataType::Decimal64(3, -1), -5, DataType::Decimal64(3, -3))]
+#[case::negative_scale_kept(DataType::Decimal128(10, -2), -1, DataType::Decimal128(10, -2))]
 fn datafusion_result_types(#[case] input: DataType, #[case] digits: i32, #[case] want: DataType) {
     let (dtype, width) = arrow::decimal_type(&input).unwrap();
     let empty = DecimalArray::from_strs(dtype, &[]).unwrap().with_width(width).unwrap().to_arrow();

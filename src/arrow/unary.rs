@@ -10,9 +10,10 @@
 //! the type and return [`ArrowError::ArithmeticOverflow`] for such a value
 //! (the first valid row). arrow-rs has no decimal rounding; DataFusion's
 //! `round` of a decimal returns the same values and types as [`round`], and
-//! DataFusion has no `floor`, `ceil` or `trunc` with digits (its one-argument
-//! `floor` and `ceil` of `decimal(p, s)`, `s > 0`, are `decimal(p - s + 1,
-//! 0)`, where `floor(x, 0)` here keeps the precision: the same values).
+//! DataFusion has no `floor` or `ceil` with digits, and its one-argument
+//! `floor`, `ceil` and `trunc` of `decimal(p, s)` keep `x`'s type (the value
+//! an integer at scale `s`), where `floor(x, 0)` here is `decimal(p, 0)`:
+//! the same values (`decimal-kernels-datafusion` rescales them back).
 
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::ArrowError;

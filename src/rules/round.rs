@@ -7,7 +7,7 @@
 //! | profile | type |
 //! |---|---|
 //! | FixedPoint | `decimal(p, min(s, max(d, 0)))` |
-//! | Arrow at width `W` (DataFusion's `round`) | `x`'s type for `d >= s`; `decimal(min(p + 1, max(W)), s)` for `d < s <= 0`; `decimal(p, max(d, 0))` for `d < s`, `s > 0` |
+//! | Arrow at width `W` (DataFusion 55's `round`) | `s > 0`: `decimal(p, min(s, max(d, 0)))`; `s = 0`: `decimal(min(p + 1, max(W)), 0)` for `-p <= d < 0`, else `x`'s type; `s < 0`: `decimal(p, max(min(s, d), -p))` |
 //! | Spark (`RoundBase`) | `d >= 0`: `decimal(min(38, p - s + 1 + min(s, d)), min(s, d))`; `d < 0`: `decimal(min(38, max(p - s + 1, 1 - d)), 0)` |
 //! | Presto, Trino | `trunc`: `x`'s type; the others `decimal(min(38, p + 1), s)` |
 //!
@@ -39,7 +39,7 @@ impl UnaryOp {
     /// | profile | `round(x, d)`, `x` of `decimal(p, s)` |
     /// |---|---|
     /// | FixedPoint | `decimal(p, min(s, max(d, 0)))` |
-    /// | Arrow at width `W` (DataFusion) | `x`'s type for `d >= s`; `decimal(p, max(d, 0))` for `s > 0`; `decimal(min(p + 1, max(W)), s)` for `d < s <= 0` |
+    /// | Arrow at width `W` (DataFusion 55) | `s > 0`: `decimal(p, min(s, max(d, 0)))`; `s = 0`: `decimal(min(p + 1, max(W)), 0)` for `-p <= d < 0`, else `x`'s type; `s < 0`: `decimal(p, max(min(s, d), -p))` |
     /// | Spark | `d >= 0`: `decimal(min(38, p - s + 1 + min(s, d)), min(s, d))`; `d < 0`: `decimal(min(38, max(p - s + 1, 1 - d)), 0)` |
     /// | Presto, Trino | `trunc`: `x`'s type; the others `decimal(min(38, p + 1), s)` |
     ///
@@ -84,11 +84,15 @@ fn round_type(
         Semantics::FixedPoint => return Ok(fixed_point_type(operand, digits)),
         Semantics::Arrow { width } => {
             let max = i64::from(width.max_precision());
-            match s.min(d.max(0)) {
-                _ if d >= s => (p, s),
+            if s < 0 {
+                // The scale moves down to the digits (not below `-p`): the
+                // dropped digits free one for the carry.
+                (p, s.min(d).max(-p))
+            } else if s == 0 && d < 0 && -d <= p {
                 // Nothing below the point to give up: the carry needs a digit.
-                kept if kept == s => ((p + 1).min(max), s),
-                kept => (p, kept),
+                ((p + 1).min(max), 0)
+            } else {
+                (p, s.min(d.max(0)))
             }
         }
         Semantics::Spark { .. } => {
