@@ -39,9 +39,11 @@
 //!
 //! # Data files
 //!
-//! `__DATA_DIR__` in a file stands for a temporary directory into which the
-//! test writes the CSV files the cases read, from the rows in [`DATA_FILES`],
-//! before any file runs.
+//! `__DATA_DIR__` in a file stands for a temporary directory, a fresh one for
+//! each run of each file, into which the test writes the CSV files the cases
+//! read, from the rows in [`DATA_FILES`], and where records may write files of
+//! their own (`COPY ... TO`). `SLT_FILE=name` runs only the files whose name
+//! contains `name`.
 
 use std::fmt;
 use std::future::Future;
@@ -602,11 +604,7 @@ fn slt_files() -> Vec<PathBuf> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn datafusion_decimal_slt_plain_and_registered() {
-    let data = tempfile::tempdir().expect("temporary directory");
-    write_data_files(data.path()).expect("writing the data files");
-    let data_dir = data.path().to_str().expect("UTF-8 temporary path").to_owned();
     let only = std::env::var("SLT_FILE").ok();
-
     let mut failures = Vec::new();
     let files = slt_files();
     assert!(!files.is_empty(), "no .slt files");
@@ -616,18 +614,26 @@ async fn datafusion_decimal_slt_plain_and_registered() {
             continue;
         }
         let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
-            .replace(DATA_DIR_PLACEHOLDER, &data_dir);
-        let records = match sqllogictest::parse_with_name::<Column>(&text, name.as_str()) {
-            Ok(records) => records,
-            Err(e) => {
-                failures.push(format!("{name}: {e}"));
-                continue;
+            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        for register in [false, true] {
+            // A data directory of its own for each run: records may write
+            // files there (COPY) as well as read the generated ones.
+            let data = tempfile::tempdir().expect("temporary directory");
+            write_data_files(data.path()).expect("writing the data files");
+            let data_dir = data.path().to_str().expect("UTF-8 temporary path");
+            let script = text.replace(DATA_DIR_PLACEHOLDER, data_dir);
+            let records = match sqllogictest::parse_with_name::<Column>(&script, name.as_str()) {
+                Ok(records) => records,
+                Err(e) => {
+                    failures.push(format!("{name}: {e}"));
+                    break;
+                }
+            };
+            if !register {
+                check_differences(&name, &records, &mut failures);
             }
-        };
-        check_differences(&name, &records, &mut failures);
-        run_file(&records, false, &mut failures).await;
-        run_file(&records, true, &mut failures).await;
+            run_file(&records, register, &mut failures).await;
+        }
     }
     assert!(failures.is_empty(), "{} failures:\n\n{}", failures.len(), failures.join("\n\n"));
 }
