@@ -1,0 +1,110 @@
+//! `CAST` and `TRY_CAST` to and from decimals as the scalar functions
+//! `decimal_cast(x, 'type')` and `decimal_try_cast(x, 'type')`, the target
+//! type as Arrow writes it (`'Decimal128(15, 2)'`), so a plan that names
+//! them can be written and read back as text or by a remote process.
+//!
+//! They run `decimal_kernels::arrow::cast`: decimal ↔ decimal, integers,
+//! floats and strings, exact and rounded once (half away from zero), under
+//! arrow-cast's options: `CAST` fails on a value that does not fit
+//! (DataFusion's `safe: false`), `TRY_CAST` gives a null row.
+
+use datafusion::arrow::compute::CastOptions;
+use datafusion::arrow::datatypes::{DataType, FieldRef};
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::{
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+};
+use std::str::FromStr;
+
+use crate::values::{Argument, failed, result, result_field};
+
+/// Whether this crate casts `from` to `to`: one side a decimal, the other a
+/// decimal, an integer, a float or a string.
+pub(crate) fn casts(from: &DataType, to: &DataType) -> bool {
+    let other = |t: &DataType| {
+        t.is_decimal()
+            || t.is_integer()
+            || matches!(t, DataType::Float32 | DataType::Float64)
+            || matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+    };
+    (from.is_decimal() && other(to)) || (to.is_decimal() && other(from))
+}
+
+/// `CAST` (`safe: false`) or `TRY_CAST` (`safe: true`).
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Cast {
+    safe: bool,
+    signature: Signature,
+}
+
+impl Cast {
+    /// `TRY_CAST` when `safe`, `CAST` otherwise.
+    pub(crate) fn new(safe: bool) -> Self {
+        Self { safe, signature: Signature::user_defined(Volatility::Immutable) }
+    }
+
+    /// The function's name for `safe`.
+    pub(crate) fn name_for(safe: bool) -> &'static str {
+        if safe { "decimal_try_cast" } else { "decimal_cast" }
+    }
+
+    /// The target type a call names.
+    fn target(&self, name: Option<&ScalarValue>) -> Result<DataType> {
+        let text = match name {
+            Some(ScalarValue::Utf8(Some(t)) | ScalarValue::Utf8View(Some(t))) => t,
+            _ => return plan_err!("{} takes the target type as a text literal", self.name()),
+        };
+        match DataType::from_str(text) {
+            Ok(t) => Ok(t),
+            Err(e) => plan_err!("{}: no Arrow type {text:?}: {e}", self.name()),
+        }
+    }
+}
+
+impl ScalarUDFImpl for Cast {
+    fn name(&self) -> &str {
+        Self::name_for(self.safe)
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    /// A null argument gives a null row.
+    fn is_strict(&self) -> bool {
+        true
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        match arg_types {
+            [_, DataType::Utf8 | DataType::Utf8View] => Ok(arg_types.to_vec()),
+            _ => plan_err!("{} takes a value and a type name, not {arg_types:?}", self.name()),
+        }
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        plan_err!("{}'s type is planned from its arguments", self.name())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let to = self.target(args.scalar_arguments.get(1).copied().flatten())?;
+        match args.arg_fields.first() {
+            Some(from) if casts(from.data_type(), &to) => {}
+            _ => return plan_err!("{} casts to or from decimals, not {args:?}", self.name()),
+        }
+        // `TRY_CAST` gives a null row for a value that does not fit.
+        Ok(result_field(self.name(), to, &args.arg_fields[..1], self.safe))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let Some(value) = args.args.first() else {
+            return plan_err!("{} takes a value and a type name", self.name());
+        };
+        let to = args.return_type().clone();
+        let options = CastOptions { safe: self.safe, ..CastOptions::default() };
+        let argument = Argument::new(value)?;
+        let cast = decimal_kernels::arrow::cast(argument.values(), &to, &options)
+            .map_err(|e| failed(self.name(), e))?;
+        result(cast, &[argument])
+    }
+}
