@@ -7,7 +7,8 @@
 //! DataFusion's own answers, and once after `register`, with the runner label
 //! `register` set. The results are printed as DataFusion's runner prints them
 //! (see [`cell`]), so the expected results of DataFusion's suite hold as they
-//! are.
+//! are. `tests/slt/README.md` says which cases were taken, from where, and
+//! which were left out.
 //!
 //! # Known differences
 //!
@@ -15,7 +16,8 @@
 //! after the other, with the same SQL:
 //!
 //! ```text
-//! # difference: why DataFusion's answer is wrong, with the exact value
+//! # difference: why the answers differ (DataFusion's wrong value and the
+//! # exact one, another error message, another result type)
 //! skipif register
 //! query R
 //! SELECT ...
@@ -29,8 +31,8 @@
 //! the exact answer
 //! ```
 //!
-//! An expected error on one side and a result on the other is written the
-//! same way. The test checks that every `onlyif register` record follows a
+//! An expected error on one side and a result on the other, or errors with
+//! different messages, are written the same way. The test checks that every `onlyif register` record follows a
 //! `skipif register` record with the same SQL and a different expectation,
 //! and that a `# difference:` comment precedes the pair. The plain run skips
 //! the `onlyif` record and the `register` run the `skipif` record, so an
