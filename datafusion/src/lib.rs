@@ -23,10 +23,11 @@
 //! | unary `-`, `abs` | `decimal_neg`, `decimal_abs` |
 //! | `round`, `floor`, `ceil`, `trunc` | `decimal_round`, `decimal_floor`, `decimal_ceil`, `decimal_trunc` |
 //! | `CAST`, `TRY_CAST` to or from a decimal | `decimal_cast`, `decimal_try_cast` |
-//! | `sum`, `avg`, `min`, `max` | `decimal_sum`, `decimal_avg`, `decimal_min`, `decimal_max` |
+//! | `sum`, `avg`, `min`, `max` (and as windows whose frame starts at the partition's first row) | `decimal_sum`, `decimal_avg`, `decimal_min`, `decimal_max` |
 //!
 //! `EXPLAIN` shows these names. Expressions without decimals, `DISTINCT`
-//! aggregates and `IN` lists are left to DataFusion.
+//! aggregates, windows over sliding frames and `IN` lists are left to
+//! DataFusion.
 //!
 //! Where the answers differ from DataFusion's own, DataFusion's are wrong:
 //! a result beyond its precision is an error here (DataFusion can return a

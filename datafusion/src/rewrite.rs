@@ -18,10 +18,13 @@
 
 use std::sync::Arc;
 
+use datafusion::arrow::datatypes::FieldRef;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{DFSchema, Result, ScalarValue};
-use datafusion::logical_expr::expr::{AggregateFunction, ScalarFunction};
+use datafusion::logical_expr::expr::{
+    AggregateFunction, ScalarFunction, WindowFunction, WindowFunctionDefinition,
+};
 use datafusion::logical_expr::expr_rewriter::{FunctionRewrite, NamePreserver};
 use datafusion::logical_expr::utils::merge_schema;
 use datafusion::logical_expr::{
@@ -95,6 +98,9 @@ impl DecimalRewrite {
         let call = |f: Arc<ScalarUDF>, args: Vec<Expr>| {
             Transformed::yes(Expr::ScalarFunction(ScalarFunction::new_udf(f, args)))
         };
+        let casts_here = |e: &Expr, to: &FieldRef| {
+            type_of(e).is_some_and(|from| cast::casts(&from, to.data_type()))
+        };
         let compare = |op: CompareOp, l: Expr, r: Expr| {
             Expr::ScalarFunction(ScalarFunction::new_udf(self.comparison(op), vec![l, r]))
         };
@@ -141,22 +147,12 @@ impl DecimalRewrite {
                     compare(CompareOp::GtEq, x.clone(), low).and(compare(CompareOp::LtEq, x, high))
                 })
             }
-            Expr::Cast(c) => match type_of(&c.expr) {
-                Some(from) if cast::casts(&from, c.field.data_type()) => {
-                    let to =
-                        Expr::Literal(ScalarValue::from(c.field.data_type().to_string()), None);
-                    call(self.cast(false), vec![*c.expr, to])
-                }
-                _ => Transformed::no(Expr::Cast(c)),
-            },
-            Expr::TryCast(c) => match type_of(&c.expr) {
-                Some(from) if cast::casts(&from, c.field.data_type()) => {
-                    let to =
-                        Expr::Literal(ScalarValue::from(c.field.data_type().to_string()), None);
-                    call(self.cast(true), vec![*c.expr, to])
-                }
-                _ => Transformed::no(Expr::TryCast(c)),
-            },
+            Expr::Cast(c) if casts_here(&c.expr, &c.field) => {
+                call(self.cast(false), vec![*c.expr, type_name(&c.field)])
+            }
+            Expr::TryCast(c) if casts_here(&c.expr, &c.field) => {
+                call(self.cast(true), vec![*c.expr, type_name(&c.field)])
+            }
             Expr::ScalarFunction(f) => match self.unary_call(&f, &type_of) {
                 Some(ours) => call(ours, f.args),
                 None => Transformed::no(Expr::ScalarFunction(f)),
@@ -176,8 +172,40 @@ impl DecimalRewrite {
                     None => Transformed::no(Expr::AggregateFunction(a)),
                 }
             }
+            Expr::WindowFunction(w) => match self.window_aggregate(&w, &type_of) {
+                Some(ours) => {
+                    let WindowFunction { params, .. } = *w;
+                    let fun = WindowFunctionDefinition::AggregateUDF(ours);
+                    Transformed::yes(Expr::WindowFunction(Box::new(WindowFunction { fun, params })))
+                }
+                None => Transformed::no(Expr::WindowFunction(w)),
+            },
             other => Transformed::no(other),
         })
+    }
+
+    /// This crate's aggregate for a window of DataFusion's `sum`, `avg`,
+    /// `min` or `max` of a decimal, when its frame starts at the partition's
+    /// first row: such a frame only grows, where a sliding one would need
+    /// rows taken out of the running state, which the accumulator does not
+    /// do (those windows stay DataFusion's).
+    fn window_aggregate(
+        &self,
+        w: &WindowFunction,
+        type_of: &impl Fn(&Expr) -> Option<datafusion::arrow::datatypes::DataType>,
+    ) -> Option<Arc<AggregateUDF>> {
+        let WindowFunctionDefinition::AggregateUDF(f) = &w.fun else {
+            return None;
+        };
+        let entry = aggregates::of_datafusion(f.name())?;
+        let params = &w.params;
+        let plain = !params.distinct && params.filter.is_none();
+        let grows = params.window_frame.start_bound.is_unbounded();
+        let decimal = match params.args.as_slice() {
+            [x] => type_of(x).is_some_and(|t| t.is_decimal()),
+            _ => false,
+        };
+        (plain && grows && decimal).then(|| self.aggregate(entry))
     }
 
     /// This crate's function for a call of DataFusion's `abs`, `round`,
@@ -228,6 +256,11 @@ impl DecimalRewrite {
         }
         rewritten.map_data(LogicalPlan::recompute_schema)
     }
+}
+
+/// A cast's target type as the text argument of `decimal_cast`.
+fn type_name(to: &FieldRef) -> Expr {
+    Expr::Literal(ScalarValue::from(to.data_type().to_string()), None)
 }
 
 /// The rewrite before type coercion.

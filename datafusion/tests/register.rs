@@ -73,6 +73,16 @@ async fn a_sum_beyond_its_precision_is_an_error_where_datafusion_wraps() -> Resu
 }
 
 #[tokio::test]
+async fn a_window_sum_beyond_its_precision_is_an_error_where_datafusion_wraps() -> Result<()> {
+    let sql = "SELECT sum(big) OVER () AS s FROM t";
+    let theirs = run(&context(defects(), false)?, sql).await.expect("DataFusion answers");
+    assert!(theirs.contains("-70282366920938463463374607431768211456"), "{theirs}");
+    let ours = run(&context(defects(), true)?, sql).await.expect_err("an overflow");
+    assert!(ours.contains("decimal_sum") && ours.contains("overflow"), "{ours}");
+    Ok(())
+}
+
+#[tokio::test]
 async fn decimals_of_two_types_compare_exactly_where_datafusion_fails_its_common_type_cast()
 -> Result<()> {
     let sql = "SELECT big > y AS gt, y < big AS lt, big = y AS eq FROM t";
@@ -157,6 +167,9 @@ async fn every_other_answer_is_datafusions() -> Result<()> {
         "SELECT CAST(s AS DECIMAL(12, 3)), CAST(a AS VARCHAR), CAST(w AS VARCHAR) FROM t",
         "SELECT g, sum(a), avg(b), min(c), max(a), sum(w), count(a) FROM t GROUP BY g ORDER BY g",
         "SELECT sum(a), avg(a), min(b), max(b), avg(c) FROM t",
+        "SELECT g, a, sum(a) OVER (PARTITION BY g ORDER BY a, b), max(b) OVER () FROM t ORDER BY g, a, b",
+        "SELECT avg(c) OVER (ORDER BY a ROWS BETWEEN UNBOUNDED PRECEDING AND 2 FOLLOWING) FROM t ORDER BY a, b",
+        "SELECT sum(a) OVER (ORDER BY a, b ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t ORDER BY a, b",
         "SELECT g, sum(a) FILTER (WHERE b > 0) FROM t GROUP BY g ORDER BY g",
         "SELECT a FROM t WHERE a > b AND c < 1000000 ORDER BY a",
         // A `CASE` whose branches DataFusion casts; not `WHEN a > 0 THEN a`,

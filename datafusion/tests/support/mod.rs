@@ -140,6 +140,16 @@ fn classify(x: &Expr, schema: &DFSchema, found: &mut DecimalExpressions) {
         Expr::ScalarFunction(f) => {
             f.args.iter().any(|a| decimal(type_of(a))) || decimal(type_of(x))
         }
+        Expr::WindowFunction(w) => {
+            let name = w.fun.name();
+            if name.starts_with("decimal_") {
+                found.ours += 1;
+                found.names.push(name.to_string());
+                false
+            } else {
+                name != "count" && w.params.args.iter().any(|a| decimal(type_of(a)))
+            }
+        }
         // `count` reads no value.
         Expr::AggregateFunction(a) => {
             a.func.name() != "count" && a.params.args.iter().any(|a| decimal(type_of(a)))
