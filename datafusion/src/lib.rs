@@ -48,6 +48,9 @@ mod values;
 
 use std::sync::Arc;
 
+#[cfg(feature = "ballista")]
+pub mod ballista;
+
 use datafusion::error::Result;
 use datafusion::execution::{FunctionRegistry, SessionState};
 use datafusion::prelude::SessionContext;
