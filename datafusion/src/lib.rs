@@ -39,6 +39,8 @@
 //! arrow-cast's rules (the Arrow profile) in every profile.
 
 mod aggregates;
+#[cfg(feature = "ballista")]
+pub mod ballista;
 mod cast;
 mod operators;
 mod profile;
@@ -47,9 +49,6 @@ mod unary;
 mod values;
 
 use std::sync::Arc;
-
-#[cfg(feature = "ballista")]
-pub mod ballista;
 
 use datafusion::error::Result;
 use datafusion::execution::{FunctionRegistry, SessionState};
