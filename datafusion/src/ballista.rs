@@ -18,6 +18,10 @@
 //!   the tasks run under), both taken from one registered state
 //!   ([`executor_config`]).
 //!
+//! The scheduler optimizes the plan it decodes again, analyzer included, so
+//! the rewrites run a second time over their own output, which they leave
+//! as it is.
+//!
 //! The client needs no process of its own: `SessionContext::remote(url)`
 //! from the `ballista` crate, then [`register`](crate::register) on that
 //! context. Registering first and passing the state to
