@@ -40,6 +40,8 @@
 //! arrow-cast's rules (the Arrow profile) in every profile.
 
 mod aggregates;
+#[cfg(feature = "ballista")]
+pub mod ballista;
 mod cast;
 mod operators;
 mod profile;
