@@ -16,17 +16,17 @@
 use datafusion::arrow::array::{ArrayRef, BooleanArray, Datum};
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::arrow::error::ArrowError;
-use datafusion::common::{Result, plan_err};
+use datafusion::common::{DataFusionError, Result, plan_err};
 use datafusion::logical_expr::type_coercion::binary::{BinaryTypeCoercer, comparison_coercion};
 use datafusion::logical_expr::{
     ColumnarValue, Operator, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
     Volatility,
 };
-use decimal_kernels::{BinaryOp, CompareOp};
+use decimal_kernels::{ArithmeticOptions, BinaryOp, CompareOp, DecimalError};
 use std::sync::Arc;
 
 use crate::profile::Profile;
-use crate::values::{arguments, failed, result, result_field};
+use crate::values::{Argument, arguments, failed, result, result_field};
 
 /// The arithmetic operators: each with DataFusion's operator and the name
 /// of its function here.
@@ -110,6 +110,31 @@ impl Arithmetic {
     }
 }
 
+impl Arithmetic {
+    /// A failure of `a op b` as DataFusion's error. Arrow's division by zero
+    /// carries no message, so the operation runs again on this crate's
+    /// arrays, whose error names the first failing row and its dividend.
+    fn failure(
+        &self,
+        error: ArrowError,
+        (a, b): (&Argument, &Argument),
+        options: &ArithmeticOptions,
+    ) -> DataFusionError {
+        if !matches!(error, ArrowError::DivideByZero) {
+            return failed(self.name, error);
+        }
+        let native = || -> Result<DecimalError, DecimalError> {
+            let (a, b) = (a.native()?, b.native()?);
+            let outcome = decimal_kernels::binary(self.op, a.operand(), b.operand(), options);
+            Ok(outcome.err().unwrap_or(DecimalError::DivideByZero { row: 0, lhs: String::new() }))
+        };
+        match native() {
+            Ok(named) => failed(self.name, named),
+            Err(_) => failed(self.name, error),
+        }
+    }
+}
+
 impl ScalarUDFImpl for Arithmetic {
     fn name(&self) -> &str {
         self.name
@@ -159,7 +184,7 @@ impl ScalarUDFImpl for Arithmetic {
         let types = [a.values().data_type(), b.values().data_type()];
         let options = self.profile.for_types(&types)?;
         let values = decimal_kernels::arrow::binary(self.op, a.datum(), b.datum(), &options)
-            .map_err(|e| failed(self.name(), e))?;
+            .map_err(|e| self.failure(e, (a, b), &options))?;
         result(values, &arguments)
     }
 }

@@ -73,6 +73,22 @@ async fn a_sum_beyond_its_precision_is_an_error_where_datafusion_wraps() -> Resu
 }
 
 #[tokio::test]
+async fn a_division_by_zero_names_the_row_and_its_dividend() -> Result<()> {
+    let columns = vec![
+        ("a", decimals(vec![Some(150), Some(-225), Some(-225)], 10, 2)),
+        ("b", decimals(vec![Some(1), Some(3), Some(0)], 5, 0)),
+    ];
+    let ctx = context(columns, true)?;
+    for (sql, name) in
+        [("SELECT a / b FROM t", "decimal_div"), ("SELECT a % b FROM t", "decimal_rem")]
+    {
+        let ours = run(&ctx, sql).await.expect_err("a division by zero");
+        assert!(ours.contains(&format!("{name}: division by zero at row 2: -2.25 / 0")), "{ours}");
+    }
+    Ok(())
+}
+
+#[tokio::test]
 async fn a_window_sum_beyond_its_precision_is_an_error_where_datafusion_wraps() -> Result<()> {
     let sql = "SELECT sum(big) OVER () AS s FROM t";
     let theirs = run(&context(defects(), false)?, sql).await.expect("DataFusion answers");
