@@ -4,14 +4,16 @@
 //! machine's cores as target partitions. Prints a Markdown table: the median
 //! time of each query both ways and their ratio, then the totals.
 //!
-//! `cargo bench --bench tpch` (a release build; the answers are checked in
-//! `tests/tpch.rs`, here only that both ways return the same row count).
+//! `cargo bench --bench tpch` (a release build; the answers are compared in
+//! `tests/tpch.rs`, here that both ways return the same row count, and at
+//! SF 1 that Q1's answer with `register` is TPC-H's published one).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use std::time::{Duration, Instant};
 
+use datafusion::arrow::util::display::array_value_to_string;
 use datafusion::error::Result;
 use datafusion::prelude::SessionContext;
 use support::{context, is_query, tpch_statements, tpch_tables};
@@ -27,6 +29,54 @@ async fn time(ctx: &SessionContext, n: usize) -> Result<(Duration, usize)> {
         }
     }
     Ok((start.elapsed(), rows))
+}
+
+/// TPC-H's published SF 1 answer to Q1 (`answers/q1.out` of the TPC-H
+/// tools): each value rounded half up to two decimals.
+const Q1_PUBLISHED: [&str; 4] = [
+    "A|F|37734107.00|56586554400.73|53758257134.87|55909065222.83|25.52|38273.13|0.05|1478493",
+    "N|F|991417.00|1487504710.38|1413082168.05|1469649223.19|25.52|38284.47|0.05|38854",
+    "N|O|74476040.00|111701729697.74|106118230307.61|110367043872.50|25.50|38249.12|0.05|2920374",
+    "R|F|37719753.00|56568041380.90|53741292684.60|55889619119.83|25.51|38250.85|0.05|1478870",
+];
+
+/// A decimal's text rounded half up (away from zero) to two decimals; any
+/// other text as it is.
+fn two_decimals(text: &str) -> String {
+    let Some((int, frac)) = text.split_once('.') else {
+        return text.to_string();
+    };
+    let (negative, int) = match int.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, int),
+    };
+    let digits = format!("{int}{:0<2}", &frac[..frac.len().min(2)]);
+    let mut hundredths: u128 = digits.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+    if frac.as_bytes().get(2).is_some_and(|d| *d >= b'5') {
+        hundredths += 1;
+    }
+    let sign = if negative && hundredths > 0 { "-" } else { "" };
+    format!("{sign}{}.{:02}", hundredths / 100, hundredths % 100)
+}
+
+/// Q1's answer on `ctx`, checked against [`Q1_PUBLISHED`].
+async fn check_q1_published(ctx: &SessionContext) -> Result<()> {
+    let statements = tpch_statements(1);
+    let batches = ctx.sql(&statements[0]).await?.collect().await?;
+    let mut rows = Vec::new();
+    for batch in &batches {
+        for row in 0..batch.num_rows() {
+            let cells: Result<Vec<String>, _> = batch
+                .columns()
+                .iter()
+                .map(|c| array_value_to_string(c, row).map(|v| two_decimals(&v)))
+                .collect();
+            rows.push(cells?.join("|"));
+        }
+    }
+    assert_eq!(rows, Q1_PUBLISHED, "Q1 at SF 1 against TPC-H's published answer");
+    eprintln!("Q1 at SF 1 with register: TPC-H's published answer");
+    Ok(())
 }
 
 /// The median of `times`.
@@ -63,6 +113,9 @@ fn main() -> Result<()> {
             total_ours += o;
             let ms = |d: Duration| d.as_secs_f64() * 1e3;
             println!("| q{n} | {:.1} | {:.1} | {:.2} |", ms(t), ms(o), ms(t) / ms(o));
+        }
+        if sf == 1.0 {
+            check_q1_published(&ours).await?;
         }
         let s = |d: Duration| d.as_secs_f64();
         println!(
