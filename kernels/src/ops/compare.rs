@@ -278,7 +278,20 @@ impl Call<'_, '_> {
     fn run<W: InPlace>(&self) -> Result<BooleanBuffer, KernelError> {
         let Self { copy, x, y, shift, relation, negated, rows } = *self;
         if shift == 0 {
+            let scalar = |o: &Operand<'_>| o.row_count().is_none();
+            if scalar(&x) && !scalar(&y) {
+                // The column first, the single value held in a register:
+                // `x < y` is `y > x`.
+                return match relation {
+                    Relation::Less => run_compare::<W, Greater>(copy, &y, &x, &(), negated, rows),
+                    Relation::Greater => run_compare::<W, Less>(copy, &y, &x, &(), negated, rows),
+                    Relation::Equal => run_compare::<W, Equal>(copy, &y, &x, &(), negated, rows),
+                };
+            }
             // `x > y` is `y < x`: one kernel fewer.
+            if relation == Relation::Greater && scalar(&y) {
+                return run_compare::<W, Greater>(copy, &x, &y, &(), negated, rows);
+            }
             return match relation {
                 Relation::Less => run_compare::<W, Less>(copy, &x, &y, &(), negated, rows),
                 Relation::Greater => run_compare::<W, Less>(copy, &y, &x, &(), negated, rows),
