@@ -11,8 +11,9 @@ use core::mem::MaybeUninit;
 use crate::columns::storage::Stored;
 use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
 use crate::driver::loops::{
-    appended_i128_words_loop, binary_loop, binary_words_loop, compare_i128_words_loop,
-    compare_i128_words_scalar_loop, compare_loop, unary_loop, unary_words_loop,
+    Shifts, appended_i128_words_loop, binary_loop, binary_words_loop, compare_i128_words_loop,
+    compare_i128_words_scalar_loop, compare_loop, compare_scalar_loop, unary_loop,
+    unary_words_loop,
 };
 use crate::int::work::Work;
 
@@ -95,7 +96,19 @@ pub(crate) fn compare_block<W: Work, K: CompareKernel<W>>(
     invert: u64,
     c: &K::Constants,
 ) {
-    compare_loop::<W, K>(a, b, out, invert, c);
+    compare_loop::<W, K, Shifts>(a, b, out, invert, c);
+}
+
+/// The comparison block loop against one value compiled for x86-64-v3.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
+pub(crate) fn compare_scalar_block<W: Work, K: CompareKernel<W>>(
+    a: &[W],
+    y: W,
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) {
+    compare_scalar_loop::<W, K, Shifts>(a, y, out, invert, c);
 }
 
 /// The comparison loop over `i128` words compiled for x86-64-v3.
@@ -107,7 +120,7 @@ pub(crate) fn compare_i128_words<K: CompareKernel<i64>>(
     invert: u64,
     c: &K::Constants,
 ) -> u64 {
-    compare_i128_words_loop::<K>(a, b, out, invert, c)
+    compare_i128_words_loop::<K, Shifts>(a, b, out, invert, c)
 }
 
 /// The comparison loop over `i128` words against one value, compiled for
@@ -120,5 +133,5 @@ pub(crate) fn compare_i128_words_scalar<K: CompareKernel<i64>>(
     invert: u64,
     c: &K::Constants,
 ) -> u64 {
-    compare_i128_words_scalar_loop::<K>(a, y, out, invert, c)
+    compare_i128_words_scalar_loop::<K, Shifts>(a, y, out, invert, c)
 }

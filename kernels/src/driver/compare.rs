@@ -17,7 +17,7 @@ use crate::driver::blocks::{
     MASK_ROWS, OperandBlock, RepeatedWords, block_lengths, block_rows, block_slots,
 };
 use crate::driver::copies::{
-    compare_block_in, compare_i128_words_in, compare_i128_words_scalar_in,
+    compare_block_in, compare_i128_words_in, compare_i128_words_scalar_in, compare_scalar_block_in,
 };
 use crate::driver::error::KernelError;
 use crate::driver::isa::Runnable;
@@ -25,7 +25,8 @@ use crate::driver::kernel::CompareKernel;
 use crate::driver::rows::Rows;
 
 /// Tests every row of `lhs` and `rhs` with kernel `K` in work type `W`, in
-/// the loops of `copy`; each answer is negated when `negated`.
+/// the loops of `copy`; each answer is negated when `negated`. A single
+/// value on the right is held in a register, not repeated in a block.
 pub(crate) fn run_compare<W: InPlace, K: CompareKernel<W>>(
     copy: Runnable,
     lhs: &Operand<'_>,
@@ -37,6 +38,19 @@ pub(crate) fn run_compare<W: InPlace, K: CompareKernel<W>>(
     rows.check(&[lhs, rhs])?;
     let invert = if negated { u64::MAX } else { 0 };
     let mut words = vec![0u64; rows.len.div_ceil(MASK_ROWS)];
+    if let Some(y) = rhs.scalar_value::<W>() {
+        let block = block_rows::<W>();
+        let mut lhs_slots = block_slots();
+        let mut lhs_block = OperandBlock::new(lhs, block.min(rows.len), &mut lhs_slots);
+        for (start, out) in (0..rows.len).step_by(block).zip(words.chunks_mut(block / MASK_ROWS)) {
+            let len = block.min(rows.len - start);
+            let a = lhs_block.rows(lhs, start, len);
+            block_lengths(&[a.len()], len)?;
+            block_lengths(&[out.len()], len.div_ceil(MASK_ROWS))?;
+            compare_scalar_block_in::<W, K>(copy, a, y, out, invert, constants);
+        }
+        return Ok(BooleanBuffer::new(Buffer::from_vec(words), 0, rows.len));
+    }
     // A multiple of 64 rows, so that every block but the last fills whole
     // words.
     let block = block_rows::<W>();

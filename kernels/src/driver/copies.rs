@@ -15,8 +15,8 @@ use crate::driver::isa::Isa;
 use crate::driver::isa::Runnable;
 use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
 use crate::driver::loops::{
-    binary_loop, binary_words_loop, compare_i128_words_loop, compare_i128_words_scalar_loop,
-    compare_loop, unary_loop, unary_words_loop,
+    Bytes, binary_loop, binary_words_loop, compare_i128_words_loop, compare_i128_words_scalar_loop,
+    compare_loop, compare_scalar_loop, unary_loop, unary_words_loop,
 };
 #[cfg(target_arch = "x86_64")]
 use crate::driver::{avx2, avx512};
@@ -322,7 +322,47 @@ fn compare_portable<W: Work, K: CompareKernel<W>>(
     invert: u64,
     c: &K::Constants,
 ) {
-    compare_loop::<W, K>(a, b, out, invert, c);
+    compare_loop::<W, K, Bytes>(a, b, out, invert, c);
+}
+
+/// [`compare_scalar_loop`] in `copy`, as [`compare_block_in`] chooses.
+pub(crate) fn compare_scalar_block_in<W: Work, K: CompareKernel<W>>(
+    copy: Runnable,
+    a: &[W],
+    y: W,
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) {
+    match copy.isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: a `Runnable` level runs on this CPU (checked at run
+            // time when it was made), and the copy is compiled with its
+            // features.
+            unsafe { avx512::compare_scalar_block::<W, K>(a, y, out, invert, c) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            // SAFETY: as for the AVX-512 copy: a `Runnable` level runs on
+            // this CPU, and the copy is compiled with its features.
+            unsafe { avx2::compare_scalar_block::<W, K>(a, y, out, invert, c) }
+        }
+        _ => compare_scalar_portable::<W, K>(a, y, out, invert, c),
+    }
+}
+
+/// [`compare_scalar_loop`] compiled for the build's target, out of line as
+/// the other copies are.
+#[inline(never)]
+fn compare_scalar_portable<W: Work, K: CompareKernel<W>>(
+    a: &[W],
+    y: W,
+    out: &mut [u64],
+    invert: u64,
+    c: &K::Constants,
+) {
+    compare_scalar_loop::<W, K, Bytes>(a, y, out, invert, c);
 }
 
 /// [`compare_i128_words_loop`] in `copy`.
@@ -362,7 +402,7 @@ fn compare_i128_words_portable<K: CompareKernel<i64>>(
     invert: u64,
     c: &K::Constants,
 ) -> u64 {
-    compare_i128_words_loop::<K>(a, b, out, invert, c)
+    compare_i128_words_loop::<K, Bytes>(a, b, out, invert, c)
 }
 
 /// [`compare_i128_words_scalar_loop`] in `copy`.
@@ -402,7 +442,7 @@ fn compare_i128_words_scalar_portable<K: CompareKernel<i64>>(
     invert: u64,
     c: &K::Constants,
 ) -> u64 {
-    compare_i128_words_scalar_loop::<K>(a, y, out, invert, c)
+    compare_i128_words_scalar_loop::<K, Bytes>(a, y, out, invert, c)
 }
 
 /// [`appended_i128_words_loop`] in `copy`: compiled for AVX2 in that copy,

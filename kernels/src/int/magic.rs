@@ -20,6 +20,11 @@ use ethnum::U256;
 pub struct Magic64 {
     divisor: u64,
     multiplier: u64,
+    /// `l`: the quotient is `n * m` shifted right by `63 + l`, taken as a
+    /// shift by the constant 63 (`n * m < 2^127`, so the result is one word)
+    /// and then one by `l` in 64 bits: a shift of the 128-bit product by a
+    /// variable count compiled to a double shift, a test and a selection
+    /// per row.
     shift: u32,
 }
 
@@ -29,17 +34,21 @@ impl Magic64 {
     pub fn new(divisor: u64) -> Self {
         let divisor = divisor.max(1);
         let l = u64::BITS - (divisor - 1).leading_zeros();
-        let shift = 63 + l;
-        // m = ceil(2^(63+l) / d) < 2^64; 63 + l <= 127 fits u128.
-        let multiplier = (1u128 << shift).div_ceil(u128::from(divisor)) as u64;
-        Self { divisor, multiplier, shift }
+        if l == u64::BITS {
+            // `d > 2^63 > n`: every quotient is zero, and `l` would not be a
+            // valid shift of a word.
+            return Self { divisor, multiplier: 0, shift: 0 };
+        }
+        // m = ceil(2^(63+l) / d) < 2^64; 63 + l <= 126 fits u128.
+        let multiplier = (1u128 << (63 + l)).div_ceil(u128::from(divisor)) as u64;
+        Self { divisor, multiplier, shift: l }
     }
 
     /// `floor(n / d)` for `n < 2^63`.
     #[inline(always)]
     #[must_use]
     pub fn quotient(&self, n: u64) -> u64 {
-        ((u128::from(n) * u128::from(self.multiplier)) >> self.shift) as u64
+        (((u128::from(n) * u128::from(self.multiplier)) >> 63) as u64) >> self.shift
     }
 
     /// Truncating quotient and remainder of a signed `n` with `|n| < 2^63`.
