@@ -684,3 +684,21 @@ fn a_spark_result_is_stored_at_the_target_width() {
     let got = got.as_any().downcast_ref::<Decimal32Array>().expect("a Decimal32Array");
     assert_eq!((got.value(0), got.is_null(1)), (-126, true));
 }
+
+/// A sliced input (an offset into its buffers) casts its own rows.
+#[rstest]
+#[case::decimal_to_decimal(decimal_array(&DataType::Decimal64(18, 4)), DataType::Decimal32(9, 2))]
+#[case::decimal_to_int16(decimal_array(&DataType::Decimal128(20, -3)), DataType::Int16)]
+#[case::integers_to_decimal(other_array(&DataType::UInt64), DataType::Decimal128(25, 3))]
+#[case::floats_to_decimal(other_array(&DataType::Float32), DataType::Decimal256(60, 30))]
+#[case::texts_to_decimal(other_array(&DataType::Utf8View), DataType::Decimal64(12, 2))]
+fn sliced_inputs_cast_their_rows(#[case] array: ArrayRef, #[case] to: DataType) {
+    let sliced = array.slice(2, array.len() - 3);
+    for options in profiles() {
+        assert_native(sliced.as_ref(), &to, &options);
+        let whole = arrow::cast_with(array.as_ref(), &to, &options);
+        if let (Ok(whole), Ok(part)) = (whole, arrow::cast_with(sliced.as_ref(), &to, &options)) {
+            assert_eq!(part.to_data(), whole.slice(2, array.len() - 3).to_data(), "{options:?}");
+        }
+    }
+}

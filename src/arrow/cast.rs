@@ -55,6 +55,9 @@ use crate::values::text::{bigint_to_i256, i256_to_bigint};
 /// Every other cast (`Float16`, any pair without an Arrow decimal) is
 /// `arrow_cast::cast_with_options` itself.
 ///
+/// The same casts under another profile (Spark's, Presto's, FixedPoint's
+/// rounding and overflow policy) are [`cast_with`](super::cast_with).
+///
 /// Deliberate differences from arrow-cast (`cast/decimal.rs` of arrow-cast
 /// 59.3 and 60.1), all where arrow-cast is not exact:
 ///
