@@ -5,9 +5,10 @@ use arrow_buffer::i256;
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::arrow::cast_checks::{overflow_error, validate_arrow_decimal};
+use crate::arrow::cast_checks::{CastRules, overflow_error, validate_arrow_decimal};
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::arrow::number_cast::number_cast;
+use crate::arrow::text_cast::text_cast;
 use crate::compute::funnel::{Operation, Request, run};
 use crate::compute::operand::Operand;
 use crate::rules::reference::rescaled;
@@ -53,6 +54,9 @@ use crate::values::text::{bigint_to_i256, i256_to_bigint};
 ///
 /// Every other cast (`Float16`, any pair without an Arrow decimal) is
 /// `arrow_cast::cast_with_options` itself.
+///
+/// The same casts under another profile (Spark's, Presto's, FixedPoint's
+/// rounding and overflow policy) are [`cast_with`](super::cast_with).
 ///
 /// Deliberate differences from arrow-cast (`cast/decimal.rs` of arrow-cast
 /// 59.3 and 60.1), all where arrow-cast is not exact:
@@ -171,10 +175,12 @@ pub fn cast(
     to_type: &DataType,
     options: &CastOptions<'_>,
 ) -> Result<ArrayRef, ArrowError> {
-    if let Some(cast) = number_cast(array, to_type, options) {
+    let on_overflow = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
+    let rules = CastRules::ArrowCast(on_overflow);
+    if let Some(cast) = number_cast(array, to_type, rules) {
         return cast;
     }
-    if let Some(cast) = crate::arrow::text_cast::text_cast(array, to_type, options) {
+    if let Some(cast) = text_cast(array, to_type, rules) {
         return cast;
     }
     if decimal_width(array.data_type()).is_none() || decimal_width(to_type).is_none() {
@@ -183,7 +189,6 @@ pub fn cast(
     validate_arrow_decimal(to_type)?;
     let (to, width) = decimal_type(to_type)?;
     let decimals = DecimalArray::from_arrow(array)?;
-    let on_overflow = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
     let rescale = ArithmeticOptions::arrow(width)
         .with_rounding(RoundingMode::HalfUp)
         .with_on_overflow(on_overflow);

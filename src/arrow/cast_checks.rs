@@ -1,7 +1,8 @@
-//! arrow-rs's checks of an Arrow decimal target and arrow-cast's errors for
-//! a value that does not fit it, shared by every cast into decimals
-//! (`cast.rs`, `number_cast.rs`, `text_cast.rs`) so each fails as arrow-cast
-//! does.
+//! What the casts on Arrow arrays share (`cast.rs`, `profile_cast.rs`,
+//! `number_cast.rs`, `text_cast.rs`): the rules a call follows
+//! ([`CastRules`]: arrow-cast's, or a profile's), arrow-rs's checks of an
+//! Arrow decimal target, and arrow-cast's errors for a value that does not
+//! fit it, so each cast under arrow-cast's rules fails as arrow-cast does.
 
 use arrow_array::types::{
     Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type, DecimalType as ArrowDecimalType,
@@ -10,7 +11,52 @@ use arrow_array::types::{
 use arrow_buffer::i256;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::values::DecimalNative;
+use crate::types::{ArithmeticOptions, OverflowPolicy, StorageWidth};
+use crate::values::{DecimalArray, DecimalNative};
+
+/// The rules of one cast on Arrow arrays, passed down to the dispatch over
+/// Arrow's integer, float and string types.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum CastRules<'a> {
+    /// arrow-cast's ([`cast`](super::cast)): the Arrow profile at the Arrow
+    /// width of the decimal side, the overflow policy from
+    /// `CastOptions::safe`, and arrow-cast's error for a failing row.
+    ArrowCast(OverflowPolicy),
+    /// A profile's ([`cast_with`](super::cast_with)): the native cast with
+    /// these options, and the crate's error converted to an `ArrowError`.
+    Profile(&'a ArithmeticOptions),
+}
+
+impl CastRules<'_> {
+    /// The options of the native cast whose decimal side has Arrow width
+    /// `width`.
+    pub(super) fn options(self, width: StorageWidth) -> ArithmeticOptions {
+        match self {
+            Self::ArrowCast(policy) => ArithmeticOptions::arrow(width).with_on_overflow(policy),
+            Self::Profile(options) => *options,
+        }
+    }
+
+    /// Whether a failing row is reported with arrow-cast's error.
+    pub(super) fn arrow_errors(self) -> bool {
+        matches!(self, Self::ArrowCast(_))
+    }
+}
+
+/// The decimals a cast computed, as an Arrow array of their type at the
+/// Arrow width `width` (the target's): a profile stores at its own width
+/// (Spark and Presto `i128`, FixedPoint the narrowest), so the stored
+/// integers are converted, exactly, where that width differs; a cast checked
+/// every value against the target precision, which `width` holds.
+pub(super) fn at_arrow_width(
+    decimals: &DecimalArray,
+    width: StorageWidth,
+) -> Result<arrow_array::ArrayRef, ArrowError> {
+    if decimals.width() == width {
+        return Ok(decimals.to_arrow());
+    }
+    Ok(decimals.with_width(width)?.to_arrow())
+}
 
 /// arrow-rs's own check of a decimal type against its width (the check and
 /// the error arrow-cast's result goes through).

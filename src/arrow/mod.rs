@@ -22,6 +22,11 @@
 //!   away from zero, a value beyond the target precision is a null row
 //!   (`safe: true`) or arrow-cast's error (`safe: false`); any cast that is not
 //!   decimal to decimal is passed to arrow-cast unchanged.
+//! - [`cast_with`] takes [`ArithmeticOptions`](crate::ArithmeticOptions)
+//!   instead: the same casts under any profile, each as its engine casts
+//!   (Spark truncates decimals to integers and reads a float's shortest
+//!   text; Presto rounds half away from zero), the overflow policy choosing
+//!   a null row or the error; under the Arrow profile it is [`cast`].
 //! - [`neg`], [`abs`], and [`round`], [`floor`], [`ceil`], [`trunc`] to a
 //!   number of digits take one Arrow decimal array and use the Arrow profile
 //!   at its width (the rounding functions with DataFusion's result types);
@@ -85,6 +90,7 @@ mod cast_checks;
 mod compare;
 mod convert;
 mod number_cast;
+mod profile_cast;
 mod scalar;
 mod text_cast;
 mod unary;
@@ -97,6 +103,7 @@ pub use arithmetic::{
 pub use cast::cast;
 pub use compare::{eq, gt, gt_eq, lt, lt_eq, neq};
 pub use convert::{data_type, decimal_type};
+pub use profile_cast::cast_with;
 pub use unary::{abs, ceil, floor, neg, round, trunc};
 
 #[cfg(test)]

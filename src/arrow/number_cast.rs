@@ -1,8 +1,9 @@
-//! [`cast`](super::cast) between Arrow decimals and `Int8`..`Int64`,
-//! `UInt8`..`UInt64`, `Float32`, `Float64`: this crate's casts
-//! ([`crate::cast`]) under the Arrow profile, with arrow-cast's result types,
-//! `CastOptions::safe` as the overflow policy (null or error), and
-//! arrow-cast's errors.
+//! [`cast`](super::cast) and [`cast_with`](super::cast_with) between Arrow
+//! decimals and `Int8`..`Int64`, `UInt8`..`UInt64`, `Float32`, `Float64`:
+//! this crate's casts ([`crate::cast`]) under the call's [`CastRules`]:
+//! arrow-cast's (the Arrow profile, `CastOptions::safe` as the overflow
+//! policy, arrow-cast's errors) or a profile's (its options, the crate's
+//! errors), with arrow-cast's result types.
 
 use std::sync::Arc;
 
@@ -13,16 +14,17 @@ use arrow_array::types::{
 };
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, PrimitiveArray};
 use arrow_buffer::i256;
-use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 use num_bigint::BigInt;
 
-use crate::arrow::cast_checks::{overflow_error, validate_arrow_decimal};
+use crate::arrow::cast_checks::{
+    CastRules, at_arrow_width, overflow_error, validate_arrow_decimal,
+};
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::cast::{self, CastFloat, CastInteger};
 use crate::rules::numeric_cast::{float_fraction, fraction_at_scale};
 use crate::rules::reference::rescaled;
-use crate::types::{ArithmeticOptions, DecimalError, OverflowPolicy, RoundingMode};
+use crate::types::{DecimalError, RoundingMode};
 use crate::values::text::{bigint_to_i256, i256_to_bigint, pow10};
 use crate::values::{DecimalArray, DecimalNative};
 
@@ -31,60 +33,54 @@ use crate::values::{DecimalArray, DecimalNative};
 pub(super) fn number_cast(
     array: &dyn Array,
     to_type: &DataType,
-    options: &CastOptions<'_>,
+    rules: CastRules<'_>,
 ) -> Option<Result<ArrayRef, ArrowError>> {
     use DataType::{Float32, Float64, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64};
-    let policy = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
     if decimal_width(array.data_type()).is_some() {
         return Some(match to_type {
-            Int8 => to_integer::<Int8Type>(array, policy),
-            Int16 => to_integer::<Int16Type>(array, policy),
-            Int32 => to_integer::<Int32Type>(array, policy),
-            Int64 => to_integer::<Int64Type>(array, policy),
-            UInt8 => to_integer::<UInt8Type>(array, policy),
-            UInt16 => to_integer::<UInt16Type>(array, policy),
-            UInt32 => to_integer::<UInt32Type>(array, policy),
-            UInt64 => to_integer::<UInt64Type>(array, policy),
-            Float32 => to_float::<Float32Type>(array),
-            Float64 => to_float::<Float64Type>(array),
+            Int8 => to_integer::<Int8Type>(array, rules),
+            Int16 => to_integer::<Int16Type>(array, rules),
+            Int32 => to_integer::<Int32Type>(array, rules),
+            Int64 => to_integer::<Int64Type>(array, rules),
+            UInt8 => to_integer::<UInt8Type>(array, rules),
+            UInt16 => to_integer::<UInt16Type>(array, rules),
+            UInt32 => to_integer::<UInt32Type>(array, rules),
+            UInt64 => to_integer::<UInt64Type>(array, rules),
+            Float32 => to_float::<Float32Type>(array, rules),
+            Float64 => to_float::<Float64Type>(array, rules),
             _ => return None,
         });
     }
     decimal_width(to_type)?;
     Some(match array.data_type() {
-        Int8 => from_integer::<Int8Type>(array, to_type, policy),
-        Int16 => from_integer::<Int16Type>(array, to_type, policy),
-        Int32 => from_integer::<Int32Type>(array, to_type, policy),
-        Int64 => from_integer::<Int64Type>(array, to_type, policy),
-        UInt8 => from_integer::<UInt8Type>(array, to_type, policy),
-        UInt16 => from_integer::<UInt16Type>(array, to_type, policy),
-        UInt32 => from_integer::<UInt32Type>(array, to_type, policy),
-        UInt64 => from_integer::<UInt64Type>(array, to_type, policy),
-        Float32 => from_float::<Float32Type>(array, to_type, policy),
-        Float64 => from_float::<Float64Type>(array, to_type, policy),
+        Int8 => from_integer::<Int8Type>(array, to_type, rules),
+        Int16 => from_integer::<Int16Type>(array, to_type, rules),
+        Int32 => from_integer::<Int32Type>(array, to_type, rules),
+        Int64 => from_integer::<Int64Type>(array, to_type, rules),
+        UInt8 => from_integer::<UInt8Type>(array, to_type, rules),
+        UInt16 => from_integer::<UInt16Type>(array, to_type, rules),
+        UInt32 => from_integer::<UInt32Type>(array, to_type, rules),
+        UInt64 => from_integer::<UInt64Type>(array, to_type, rules),
+        Float32 => from_float::<Float32Type>(array, to_type, rules),
+        Float64 => from_float::<Float64Type>(array, to_type, rules),
         _ => return None,
     })
 }
 
-/// The Arrow profile at the decimals' width, with `policy` for overflow.
-fn arrow_options(decimals: &DecimalArray, policy: OverflowPolicy) -> ArithmeticOptions {
-    ArithmeticOptions::arrow(decimals.width()).with_on_overflow(policy)
-}
-
 fn to_integer<A: ArrowPrimitiveType>(
     array: &dyn Array,
-    policy: OverflowPolicy,
+    rules: CastRules<'_>,
 ) -> Result<ArrayRef, ArrowError>
 where
     A::Native: CastInteger,
 {
     let decimals = DecimalArray::from_arrow(array)?;
-    match cast::to_integer::<A::Native>(&decimals, &arrow_options(&decimals, policy)) {
+    match cast::to_integer::<A::Native>(&decimals, &rules.options(decimals.width())) {
         Ok(rows) => {
             let (values, nulls) = rows.into_parts();
             Ok(Arc::new(PrimitiveArray::<A>::new(values, nulls)))
         }
-        Err(DecimalError::CastOverflow { row, .. }) => {
+        Err(DecimalError::CastOverflow { row, .. }) if rules.arrow_errors() => {
             // arrow-cast's message names the truncated integer.
             let value = decimals.values().get(row).unwrap_or(i256::ZERO);
             let scale = decimals.dtype().scale();
@@ -104,12 +100,15 @@ where
     }
 }
 
-fn to_float<A: ArrowPrimitiveType>(array: &dyn Array) -> Result<ArrayRef, ArrowError>
+fn to_float<A: ArrowPrimitiveType>(
+    array: &dyn Array,
+    rules: CastRules<'_>,
+) -> Result<ArrayRef, ArrowError>
 where
     A::Native: CastFloat,
 {
     let decimals = DecimalArray::from_arrow(array)?;
-    let options = arrow_options(&decimals, OverflowPolicy::Null);
+    let options = rules.options(decimals.width());
     let (values, nulls) = cast::to_float::<A::Native>(&decimals, &options)?.into_parts();
     Ok(Arc::new(PrimitiveArray::<A>::new(values, nulls)))
 }
@@ -117,7 +116,7 @@ where
 fn from_integer<A: ArrowPrimitiveType>(
     array: &dyn Array,
     to_type: &DataType,
-    policy: OverflowPolicy,
+    rules: CastRules<'_>,
 ) -> Result<ArrayRef, ArrowError>
 where
     A::Native: CastInteger,
@@ -125,11 +124,11 @@ where
     validate_arrow_decimal(to_type)?;
     let (to, width) = decimal_type(to_type)?;
     let integers = primitive::<A>(array)?;
-    let options = ArithmeticOptions::arrow(width).with_on_overflow(policy);
+    let options = rules.options(width);
     let nulls = integers.nulls().cloned();
     match cast::from_integer(integers.values().clone(), nulls, to, &options) {
-        Ok(decimals) => Ok(decimals.to_arrow()),
-        Err(DecimalError::CastOverflow { row, value, .. }) => {
+        Ok(decimals) => at_arrow_width(&decimals, width),
+        Err(DecimalError::CastOverflow { row, value, .. }) if rules.arrow_errors() => {
             let integer = BigInt::from(integers.value(row).to_i128());
             let exact = rescaled(&integer, 0, to.scale(), RoundingMode::HalfUp);
             if to.scale() >= 0 && native_fits(to_type, &integer) && !native_fits(to_type, &exact) {
@@ -146,7 +145,7 @@ where
 fn from_float<A: ArrowPrimitiveType>(
     array: &dyn Array,
     to_type: &DataType,
-    policy: OverflowPolicy,
+    rules: CastRules<'_>,
 ) -> Result<ArrayRef, ArrowError>
 where
     A::Native: CastFloat,
@@ -154,11 +153,11 @@ where
     validate_arrow_decimal(to_type)?;
     let (to, width) = decimal_type(to_type)?;
     let floats = primitive::<A>(array)?;
-    let options = ArithmeticOptions::arrow(width).with_on_overflow(policy);
+    let options = rules.options(width);
     let nulls = floats.nulls().cloned();
     match cast::from_float(floats.values().clone(), nulls, to, &options) {
-        Ok(decimals) => Ok(decimals.to_arrow()),
-        Err(DecimalError::CastOverflow { row, .. }) => {
+        Ok(decimals) => at_arrow_width(&decimals, width),
+        Err(DecimalError::CastOverflow { row, .. }) if rules.arrow_errors() => {
             let x = floats.value(row).widened();
             let exact = float_fraction(x)
                 .map(|(n, d)| fraction_at_scale(&n, &d, to.scale(), RoundingMode::HalfUp));

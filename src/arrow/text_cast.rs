@@ -1,21 +1,22 @@
-//! [`cast`](super::cast) between Arrow strings (`Utf8`, `LargeUtf8`,
-//! `Utf8View`) and Arrow decimals (`Decimal32/64/128/256`): reading through
-//! [`crate::cast::parse`] under the Arrow profile (half away from zero),
-//! writing through [`crate::cast::format`] (arrow-cast's text).
+//! [`cast`](super::cast) and [`cast_with`](super::cast_with) between Arrow
+//! strings (`Utf8`, `LargeUtf8`, `Utf8View`) and Arrow decimals
+//! (`Decimal32/64/128/256`): reading through [`crate::cast::parse`] under the
+//! call's [`CastRules`] (arrow-cast's: the Arrow profile, half away from
+//! zero, arrow-cast's errors; or a profile's), writing through
+//! [`crate::cast::format`] (arrow-cast's text, the same in every profile).
 
 use std::sync::Arc;
 
 use arrow_array::builder::{GenericStringBuilder, StringViewBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, OffsetSizeTrait};
-use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::arrow::cast_checks::validate_arrow_decimal;
+use crate::arrow::cast_checks::{CastRules, validate_arrow_decimal};
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::cast::{NOT_A_NUMBER, format, parse_stored};
 use crate::rules::storage::ResultStorage;
-use crate::types::{ArithmeticOptions, DecimalError, OverflowPolicy};
+use crate::types::DecimalError;
 use crate::values::DecimalArray;
 
 /// Whether `data_type` is one of Arrow's three string types.
@@ -28,11 +29,11 @@ fn is_text(data_type: &DataType) -> bool {
 pub(super) fn text_cast(
     array: &dyn Array,
     to_type: &DataType,
-    options: &CastOptions<'_>,
+    rules: CastRules<'_>,
 ) -> Option<Result<ArrayRef, ArrowError>> {
     let from = array.data_type();
     if is_text(from) && decimal_width(to_type).is_some() {
-        Some(text_to_decimal(array, to_type, options))
+        Some(text_to_decimal(array, to_type, rules))
     } else if decimal_width(from).is_some() && is_text(to_type) {
         Some(decimal_to_text(array, to_type))
     } else {
@@ -40,16 +41,17 @@ pub(super) fn text_cast(
     }
 }
 
-/// The string rows of `array` read as decimals of `to_type`.
+/// The string rows of `array` read as decimals of `to_type`, stored at its
+/// Arrow width (the values [`crate::cast::parse`] gives, whatever width the
+/// profile would store them at).
 fn text_to_decimal(
     array: &dyn Array,
     to_type: &DataType,
-    options: &CastOptions<'_>,
+    rules: CastRules<'_>,
 ) -> Result<ArrayRef, ArrowError> {
     validate_arrow_decimal(to_type)?;
     let (to, width) = decimal_type(to_type)?;
-    let on_failure = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
-    let read = ArithmeticOptions::arrow(width).with_on_overflow(on_failure);
+    let read = rules.options(width);
     let storage = ResultStorage::Exact(width);
     let parsed = match array.data_type() {
         DataType::Utf8 => parse_stored(array.as_string::<i32>().iter(), to, &read, storage),
@@ -59,7 +61,7 @@ fn text_to_decimal(
     match parsed {
         Ok(decimals) => Ok(decimals.to_arrow()),
         // arrow-cast's message for a row that fails a cast from strings.
-        Err(DecimalError::Parse { text, reason, .. }) => {
+        Err(DecimalError::Parse { text, reason, .. }) if rules.arrow_errors() => {
             let why = if reason == NOT_A_NUMBER {
                 "invalid decimal format"
             } else {
