@@ -3,12 +3,14 @@
 //! type as Arrow writes it (`'Decimal128(15, 2)'`), so a plan that names
 //! them can be written and read back as text or by a remote process.
 //!
-//! They run `decimal_kernels::arrow::cast`: decimal ↔ decimal, integers,
-//! floats and strings, exact and rounded once (half away from zero), under
-//! arrow-cast's options: `CAST` fails on a value that does not fit
-//! (DataFusion's `safe: false`), `TRY_CAST` gives a null row.
+//! They run `decimal_kernels::arrow::cast_with` under the registration's
+//! profile: decimal ↔ decimal, integers, floats and strings, exact and
+//! rounded once. Under the Arrow profile that is arrow-cast's rules (half
+//! away from zero), and `CAST` fails on a value that does not fit as
+//! DataFusion's does; under another profile its engine's rules, `CAST`
+//! following the profile's overflow policy (Spark's: a null row). `TRY_CAST`
+//! gives a null row in every profile.
 
-use datafusion::arrow::compute::CastOptions;
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::{
@@ -16,6 +18,9 @@ use datafusion::logical_expr::{
 };
 use std::str::FromStr;
 
+use decimal_kernels::{ArithmeticOptions, OverflowPolicy, StorageWidth};
+
+use crate::profile::{Profile, decimal};
 use crate::values::{Argument, failed, result, result_field};
 
 /// Whether this crate casts `from` to `to`: one side a decimal, the other a
@@ -34,13 +39,21 @@ pub(crate) fn casts(from: &DataType, to: &DataType) -> bool {
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Cast {
     safe: bool,
+    profile: Profile,
     signature: Signature,
 }
 
 impl Cast {
-    /// `TRY_CAST` when `safe`, `CAST` otherwise.
-    pub(crate) fn new(safe: bool) -> Self {
-        Self { safe, signature: Signature::user_defined(Volatility::Immutable) }
+    /// `TRY_CAST` when `safe`, `CAST` otherwise, under `profile`.
+    pub(crate) fn new(safe: bool, profile: Profile) -> Self {
+        Self { safe, profile, signature: Signature::user_defined(Volatility::Immutable) }
+    }
+
+    /// The options of a cast to or from an Arrow width: the profile's, with
+    /// a null row for a value that does not fit under `TRY_CAST`.
+    fn options(&self, width: StorageWidth) -> ArithmeticOptions {
+        let options = self.profile.at(width);
+        if self.safe { options.with_on_overflow(OverflowPolicy::Null) } else { options }
     }
 
     /// The function's name for `safe`.
@@ -92,8 +105,10 @@ impl ScalarUDFImpl for Cast {
             Some(from) if casts(from.data_type(), &to) => {}
             _ => return plan_err!("{} casts to or from decimals, not {args:?}", self.name()),
         }
-        // `TRY_CAST` gives a null row for a value that does not fit.
-        Ok(result_field(self.name(), to, &args.arg_fields[..1], self.safe))
+        // A value that does not fit is a null row under `TRY_CAST`, and
+        // under `CAST` where the profile says so.
+        let may_be_null = self.safe || self.profile.may_be_null();
+        Ok(result_field(self.name(), to, &args.arg_fields[..1], may_be_null))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
@@ -101,9 +116,11 @@ impl ScalarUDFImpl for Cast {
             return plan_err!("{} takes a value and a type name", self.name());
         };
         let to = args.return_type().clone();
-        let options = CastOptions { safe: self.safe, ..CastOptions::default() };
         let argument = Argument::new(value)?;
-        let cast = decimal_kernels::arrow::cast(argument.values(), &to, &options)
+        let from = argument.values();
+        // One side is a decimal: its width is the one an Arrow profile runs at.
+        let width = decimal(from.data_type()).or_else(|_| decimal(&to)).map(|(_, w)| w)?;
+        let cast = decimal_kernels::arrow::cast_with(from, &to, &self.options(width))
             .map_err(|e| failed(self.name(), e))?;
         result(cast, &[argument])
     }

@@ -36,8 +36,8 @@
 //! common type (which fails for a value the common type cannot hold).
 //!
 //! [`register_with`] takes another profile (Spark, Presto/Trino,
-//! FixedPoint): result types and rounding as that engine's. Casts run under
-//! arrow-cast's rules (the Arrow profile) in every profile.
+//! FixedPoint): result types, rounding, casts and overflow as that
+//! engine's.
 
 mod aggregates;
 #[cfg(feature = "ballista")]

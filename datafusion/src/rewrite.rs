@@ -69,7 +69,7 @@ impl DecimalRewrite {
 
     /// `CAST` (or `TRY_CAST` when `safe`).
     fn cast(&self, safe: bool) -> Arc<ScalarUDF> {
-        Arc::new(ScalarUDF::from(Cast::new(safe)))
+        Arc::new(ScalarUDF::from(Cast::new(safe, self.profile)))
     }
 
     /// The function of an aggregate.

@@ -85,3 +85,30 @@ async fn the_arrow_profile_sums_as_datafusion_types_it() -> Result<()> {
     assert_eq!(v, "1.123456789123456789");
     Ok(())
 }
+
+#[tokio::test]
+async fn spark_casts_a_double_through_its_shortest_text_and_nulls_an_overflow() -> Result<()> {
+    let ctx = context(ArithmeticOptions::spark())?;
+    // 9.95 is the double 9.949999…; Spark reads "9.95" and rounds half up.
+    let (t, v) = value(&ctx, "SELECT CAST(CAST(9.95 AS DOUBLE) AS DECIMAL(3, 1))").await?;
+    assert_eq!((t, v.as_str()), (DataType::Decimal128(3, 1), "10.0"));
+    let (_, v) = value(&ctx, "SELECT CAST(x AS DECIMAL(5, 0)) FROM t").await?;
+    assert_eq!(v, "", "12·10^18 does not fit decimal(5,0): null with ANSI off");
+    // Spark truncates a decimal to an integer.
+    let (_, v) = value(&ctx, "SELECT CAST(CAST(-2.7 AS DECIMAL(3, 1)) AS INT)").await?;
+    assert_eq!(v, "-2");
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_arrow_profile_casts_as_arrow_cast_rounds_once() -> Result<()> {
+    let ctx = context(ArithmeticOptions::arrow(decimal_kernels::StorageWidth::I128))?;
+    // The double's exact value, 9.949999…, rounded once.
+    let (_, v) = value(&ctx, "SELECT CAST(CAST(9.95 AS DOUBLE) AS DECIMAL(3, 1))").await?;
+    assert_eq!(v, "9.9");
+    let err = value(&ctx, "SELECT CAST(x AS DECIMAL(5, 0)) FROM t").await.expect_err("overflow");
+    assert!(err.to_string().contains("decimal_cast"), "{err}");
+    let (_, v) = value(&ctx, "SELECT TRY_CAST(x AS DECIMAL(5, 0)) FROM t").await?;
+    assert_eq!(v, "");
+    Ok(())
+}
