@@ -1215,29 +1215,12 @@ fn failing_row_across_chunks_and_blocks(
 }
 
 mod aggregates {
+    use super::support::aggregates::{aggregate, aggregate_groups};
     use super::*;
-    use decimal_kernels::aggregate::{
-        AggregateOp, avg, avg_groups, max, max_groups, min, min_groups, sum, sum_groups,
-    };
+    use decimal_kernels::aggregate::AggregateOp;
 
     /// The groups of the matrix's columns.
     const GROUPS: usize = 9;
-
-    /// `op` by group through its own function.
-    fn grouped(
-        op: AggregateOp,
-        values: &DecimalArray,
-        groups: &[usize],
-        total: usize,
-        options: &ArithmeticOptions,
-    ) -> Result<DecimalArray, DecimalError> {
-        match op {
-            AggregateOp::Sum => sum_groups(values, groups, total, options),
-            AggregateOp::Min => min_groups(values, groups, total, options),
-            AggregateOp::Max => max_groups(values, groups, total, options),
-            _ => avg_groups(values, groups, total, options),
-        }
-    }
 
     /// An outcome as text: each group's value or `NULL`, or the error.
     fn show(outcome: &Result<DecimalArray, DecimalError>) -> String {
@@ -1265,7 +1248,7 @@ mod aggregates {
         context: &str,
     ) {
         let want = conformance::reference_aggregate(op, values, groups, total, options);
-        let got = grouped(op, values, groups, total, options);
+        let got = aggregate_groups(op, values, groups, total, options);
         let same_width = match (&got, &want) {
             (Ok(g), Ok(w)) => g.width() == w.width(),
             _ => true,
@@ -1292,12 +1275,7 @@ mod aggregates {
         let zeros = vec![0; values.len()];
         let want = conformance::reference_aggregate(op, values, &zeros, 1, options)
             .map(|a| a.scalar(0).expect("one group"));
-        let got = match op {
-            AggregateOp::Sum => sum(values, options),
-            AggregateOp::Min => min(values, options),
-            AggregateOp::Max => max(values, options),
-            _ => avg(values, options),
-        };
+        let got = aggregate(op, values, options);
         assert_eq!(
             got,
             want,
@@ -1524,7 +1502,7 @@ mod aggregates {
             } else {
                 checked_column(dtype, &values, &valid, width)
             };
-            let got = grouped(op, &column, groups, total, &options);
+            let got = aggregate_groups(op, &column, groups, total, &options);
             let result = op.result_type(dtype, &options).unwrap();
             match want {
                 Expect::Groups(texts) => {
