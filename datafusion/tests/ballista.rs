@@ -87,6 +87,8 @@ impl Cluster {
                 &executors.to_string(),
             ],
         );
+        // An executor that cannot reach the scheduler exits at once.
+        cluster.wait_until(|port| TcpStream::connect(("127.0.0.1", port)).is_ok());
         for i in 0..executors {
             let work_dir = dir.join(format!("executor-{i}-work"));
             std::fs::create_dir_all(&work_dir).expect("executor work directory");
@@ -130,6 +132,12 @@ impl Cluster {
     /// `--min-ready-executors` executors are live; fails early if a child
     /// exits.
     fn wait_ready(&mut self) {
+        self.wait_until(readyz);
+    }
+
+    /// Polls `ready` with the scheduler's port until it holds; fails early
+    /// if a child exits, and after [`STARTUP`].
+    fn wait_until(&mut self, ready: impl Fn(u16) -> bool) {
         let deadline = Instant::now() + STARTUP;
         loop {
             let exited = self.children.iter_mut().find_map(|(name, child, _)| {
@@ -139,7 +147,7 @@ impl Cluster {
             if let Some(exited) = exited {
                 panic!("{exited}{}", self.logs());
             }
-            if readyz(self.scheduler_port) {
+            if ready(self.scheduler_port) {
                 return;
             }
             assert!(
