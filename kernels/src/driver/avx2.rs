@@ -9,7 +9,7 @@
 use core::mem::MaybeUninit;
 
 use crate::columns::storage::Stored;
-use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
+use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel, WordsCompareKernel};
 use crate::driver::loops::{
     Shifts, appended_i128_words_loop, binary_loop, binary_words_loop, compare_i128_words_loop,
     compare_i128_words_scalar_loop, compare_loop, compare_scalar_loop, unary_loop,
@@ -113,7 +113,7 @@ pub(crate) fn compare_scalar_block<W: Work, K: CompareKernel<W>>(
 
 /// The comparison loop over `i128` words compiled for x86-64-v3.
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,movbe")]
-pub(crate) fn compare_i128_words<K: CompareKernel<i64>>(
+pub(crate) fn compare_i128_words<K: WordsCompareKernel>(
     a: &[[u64; 2]],
     b: &[[u64; 2]],
     out: &mut [u64],

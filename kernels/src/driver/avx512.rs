@@ -8,7 +8,7 @@
 use core::mem::MaybeUninit;
 
 use crate::columns::storage::Stored;
-use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
+use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel, WordsCompareKernel};
 use crate::driver::loops::{
     Shifts, binary_loop, binary_words_loop, compare_i128_words_loop,
     compare_i128_words_scalar_loop, compare_loop, compare_scalar_loop, unary_loop,
@@ -100,7 +100,7 @@ pub(crate) fn compare_scalar_block<W: Work, K: CompareKernel<W>>(
 
 /// The comparison loop over `i128` words compiled for AVX-512.
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,bmi2")]
-pub(crate) fn compare_i128_words<K: CompareKernel<i64>>(
+pub(crate) fn compare_i128_words<K: WordsCompareKernel>(
     a: &[[u64; 2]],
     b: &[[u64; 2]],
     out: &mut [u64],

@@ -21,7 +21,7 @@ use crate::driver::copies::{
 };
 use crate::driver::error::KernelError;
 use crate::driver::isa::Runnable;
-use crate::driver::kernel::CompareKernel;
+use crate::driver::kernel::{CompareKernel, WordsCompareKernel};
 use crate::driver::rows::Rows;
 
 /// Tests every row of `lhs` and `rhs` with kernel `K` in work type `W`, in
@@ -72,21 +72,32 @@ pub(crate) fn run_compare<W: InPlace, K: CompareKernel<W>>(
 }
 
 /// As [`run_compare`] for operands stored as `i128` (columns, or single
-/// values that fit it), tested in `i64` over their 64-bit words, one pass:
-/// each 64-row word holding a value beyond `i64` is tested again in `i128`
-/// (`constants_128`). Values of money and most decimals fit `i64` whatever
-/// their declared type, and a 64-bit comparison vectorizes where a 128-bit
-/// one does not; no measuring pass reads the columns first. A single value
-/// on the right that fits `i64` is held in a register, not read as words.
-pub(crate) fn run_compare_i128_words<K: CompareKernel<i64> + CompareKernel<i128>>(
+/// values that fit it), tested over their 64-bit words by `Wk` (two
+/// columns) or in `i64` by `K` (a single value on the right that fits
+/// `i64`, held in a register), one pass: each 64-row word holding a row
+/// beyond those is tested again in `i128` by `K`. Values of money and most
+/// decimals fit `i64` whatever their declared type, and a 64-bit comparison
+/// vectorizes where a 128-bit one does not; no measuring pass reads the
+/// columns first.
+pub(crate) fn run_compare_i128_words<K, Wk>(
     copy: Runnable,
     lhs: &Operand<'_>,
     rhs: &Operand<'_>,
-    constants_64: &<K as CompareKernel<i64>>::Constants,
-    constants_128: &<K as CompareKernel<i128>>::Constants,
+    constants: &I128WordsConstants<
+        '_,
+        <K as CompareKernel<i64>>::Constants,
+        Wk::Constants,
+        <K as CompareKernel<i128>>::Constants,
+    >,
     negated: bool,
     rows: &Rows<'_>,
-) -> Result<BooleanBuffer, KernelError> {
+) -> Result<BooleanBuffer, KernelError>
+where
+    K: CompareKernel<i64> + CompareKernel<i128>,
+    Wk: WordsCompareKernel,
+{
+    let I128WordsConstants { in_i64: constants_64, words: constants_words, in_i128: constants_128 } =
+        constants;
     rows.check(&[lhs, rhs])?;
     let invert = if negated { u64::MAX } else { 0 };
     let mut words = vec![0u64; rows.len.div_ceil(MASK_ROWS)];
@@ -111,7 +122,7 @@ pub(crate) fn run_compare_i128_words<K: CompareKernel<i64> + CompareKernel<i128>
         block_lengths(&[out.len()], len.div_ceil(MASK_ROWS))?;
         let mut wide = match rhs_scalar {
             Some(y) => compare_i128_words_scalar_in::<K>(copy, a, y, out, invert, constants_64),
-            None => compare_i128_words_in::<K>(copy, a, b, out, invert, constants_64),
+            None => compare_i128_words_in::<Wk>(copy, a, b, out, invert, constants_words),
         };
         while wide != 0 {
             let j = wide.trailing_zeros() as usize;
@@ -125,6 +136,16 @@ pub(crate) fn run_compare_i128_words<K: CompareKernel<i64> + CompareKernel<i128>
         }
     }
     Ok(BooleanBuffer::new(Buffer::from_vec(words), 0, rows.len))
+}
+
+/// The constants of [`run_compare_i128_words`]'s three tests.
+pub(crate) struct I128WordsConstants<'c, InI64, Words, InI128> {
+    /// `K`'s in `i64`, against a single value.
+    pub(crate) in_i64: &'c InI64,
+    /// `Wk`'s, over two columns' words.
+    pub(crate) words: &'c Words,
+    /// `K`'s in `i128`, for the words tested again.
+    pub(crate) in_i128: &'c InI128,
 }
 
 /// Rows `start..start + len` of a column, or of a single value repeated.

@@ -13,7 +13,7 @@ use crate::columns::storage::Stored;
 #[cfg(target_arch = "x86_64")]
 use crate::driver::isa::Isa;
 use crate::driver::isa::Runnable;
-use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
+use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel, WordsCompareKernel};
 use crate::driver::loops::{
     Bytes, binary_loop, binary_words_loop, compare_i128_words_loop, compare_i128_words_scalar_loop,
     compare_loop, compare_scalar_loop, unary_loop, unary_words_loop,
@@ -366,7 +366,7 @@ fn compare_scalar_portable<W: Work, K: CompareKernel<W>>(
 }
 
 /// [`compare_i128_words_loop`] in `copy`.
-pub(crate) fn compare_i128_words_in<K: CompareKernel<i64>>(
+pub(crate) fn compare_i128_words_in<K: WordsCompareKernel>(
     copy: Runnable,
     a: &[[u64; 2]],
     b: &[[u64; 2]],
@@ -395,7 +395,7 @@ pub(crate) fn compare_i128_words_in<K: CompareKernel<i64>>(
 /// [`compare_i128_words_loop`] compiled for the build's target, out of
 /// line as the other copies are.
 #[inline(never)]
-fn compare_i128_words_portable<K: CompareKernel<i64>>(
+fn compare_i128_words_portable<K: WordsCompareKernel>(
     a: &[[u64; 2]],
     b: &[[u64; 2]],
     out: &mut [u64],

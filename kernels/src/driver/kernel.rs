@@ -1,6 +1,9 @@
 //! What an operator hands the loops: its per-row arithmetic for two operands
-//! ([`BinaryKernel`]) or one ([`UnaryKernel`]), and the failure flags each
-//! row reports.
+//! ([`BinaryKernel`]) or one ([`UnaryKernel`]) and the failure flags each
+//! row reports, or its per-row test for a comparison ([`CompareKernel`],
+//! and [`WordsCompareKernel`] over `i128` rows read as 64-bit words).
+
+use core::marker::PhantomData;
 
 use crate::int::work::Work;
 
@@ -65,4 +68,35 @@ pub(crate) trait CompareKernel<W: Work> {
 
     /// Whether the relation holds for the row; must not trap on any input.
     fn holds(a: W, b: W, constants: &Self::Constants) -> bool;
+}
+
+/// The per-row test of a comparison over `i128` rows read as their 64-bit
+/// words (`[low, high]`): the answer, and a word that is non-zero when the
+/// row is beyond what this test holds exactly (the caller then tests the
+/// row's 64-row word again in `i128`). Must not trap on any input.
+pub(crate) trait WordsCompareKernel {
+    /// What the kernel computes once per call.
+    type Constants: Sync;
+
+    /// The row's answer and its beyond-range word.
+    fn holds_words(a: [u64; 2], b: [u64; 2], constants: &Self::Constants) -> (bool, u64);
+}
+
+/// Comparison kernel `K` on both sides' low words, in `i64`: a row is
+/// beyond when either high word is not the sign of its low word.
+pub(crate) struct InI64<K>(PhantomData<K>);
+
+impl<K: CompareKernel<i64>> WordsCompareKernel for InI64<K> {
+    type Constants = K::Constants;
+
+    #[inline(always)]
+    fn holds_words(
+        [x_low, x_high]: [u64; 2],
+        [y_low, y_high]: [u64; 2],
+        c: &K::Constants,
+    ) -> (bool, u64) {
+        let (x, y) = (x_low.cast_signed(), y_low.cast_signed());
+        let beyond = (x_high ^ (x >> 63).cast_unsigned()) | (y_high ^ (y >> 63).cast_unsigned());
+        (K::holds(x, y, c), beyond)
+    }
 }

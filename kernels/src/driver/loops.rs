@@ -6,7 +6,7 @@
 use core::mem::MaybeUninit;
 
 use crate::columns::storage::Stored;
-use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel};
+use crate::driver::kernel::{BinaryKernel, CompareKernel, UnaryKernel, WordsCompareKernel};
 use crate::int::work::Work;
 
 /// Computes one block with binary kernel `K`.
@@ -189,15 +189,14 @@ impl Packing for Bytes {
     }
 }
 
-/// [`compare_loop`] over `i128` values read as their 64-bit words and
-/// compared in `i64`, for values that fit it: the compiler loads and
-/// deinterleaves whole vectors, and each row also tests that both of its
-/// high words are the sign of their low word. Returns a mask with bit `j`
-/// set when a value of output word `j`'s rows (either side, null rows
-/// alike) is beyond `i64`: that word's answers are unspecified, for the
-/// caller to compute again in `i128`. `out` has at most 64 words.
+/// [`compare_loop`] over `i128` values read as their 64-bit words, each
+/// row tested by `K` (in `i64` for values that fit it: the compiler loads
+/// and deinterleaves whole vectors). Returns a mask with bit `j` set when a
+/// row of output word `j` (null rows alike) is beyond what `K` tests
+/// exactly: that word's answers are unspecified, for the caller to compute
+/// again in `i128`. `out` has at most 64 words.
 #[inline(always)]
-pub(crate) fn compare_i128_words_loop<K: CompareKernel<i64>, P: Packing>(
+pub(crate) fn compare_i128_words_loop<K: WordsCompareKernel, P: Packing>(
     a: &[[u64; 2]],
     b: &[[u64; 2]],
     out: &mut [u64],
@@ -206,10 +205,10 @@ pub(crate) fn compare_i128_words_loop<K: CompareKernel<i64>, P: Packing>(
 ) -> u64 {
     let word = |a: &[[u64; 2]], b: &[[u64; 2]]| {
         let mut wide = 0u64;
-        let bits = P::pack_pairs(a, b, |[x_low, x_high], [y_low, y_high]| {
-            let (x, y) = (x_low.cast_signed(), y_low.cast_signed());
-            wide |= (x_high ^ (x >> 63).cast_unsigned()) | (y_high ^ (y >> 63).cast_unsigned());
-            K::holds(x, y, c)
+        let bits = P::pack_pairs(a, b, |x, y| {
+            let (answer, beyond) = K::holds_words(x, y, c);
+            wide |= beyond;
+            answer
         });
         (bits, wide != 0)
     };
