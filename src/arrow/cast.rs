@@ -5,7 +5,9 @@ use arrow_buffer::i256;
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::arrow::cast_checks::{CastRules, overflow_error, validate_arrow_decimal};
+use crate::arrow::cast_checks::{
+    CastRules, at_arrow_width, overflow_error, validate_arrow_decimal,
+};
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::arrow::number_cast::number_cast;
 use crate::arrow::text_cast::text_cast;
@@ -176,7 +178,19 @@ pub fn cast(
     options: &CastOptions<'_>,
 ) -> Result<ArrayRef, ArrowError> {
     let on_overflow = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
-    let rules = CastRules::ArrowCast(on_overflow);
+    cast_by(array, to_type, CastRules::ArrowCast(on_overflow), options)
+}
+
+/// [`cast`] and [`cast_with`](super::cast_with) under `rules`: the casts
+/// between Arrow decimals and Arrow's integer, float and string types, then
+/// decimal to decimal; any other pair is `arrow_cast::cast_with_options`
+/// with `options`.
+pub(super) fn cast_by(
+    array: &dyn Array,
+    to_type: &DataType,
+    rules: CastRules<'_>,
+    options: &CastOptions<'_>,
+) -> Result<ArrayRef, ArrowError> {
     if let Some(cast) = number_cast(array, to_type, rules) {
         return cast;
     }
@@ -189,6 +203,12 @@ pub fn cast(
     validate_arrow_decimal(to_type)?;
     let (to, width) = decimal_type(to_type)?;
     let decimals = DecimalArray::from_arrow(array)?;
+    let on_overflow = match rules {
+        CastRules::ArrowCast(on_overflow) => on_overflow,
+        CastRules::Profile(options) => {
+            return at_arrow_width(&crate::rescale(&decimals, to, options)?, width);
+        }
+    };
     let rescale = ArithmeticOptions::arrow(width)
         .with_rounding(RoundingMode::HalfUp)
         .with_on_overflow(on_overflow);

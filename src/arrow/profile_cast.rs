@@ -6,8 +6,8 @@
 //! is the native cast of [`crate::cast`] (or [`crate::rescale`]) with the
 //! options as given, so each profile casts as its engine does (the table in
 //! [Casts between decimals and integers or floats](crate::semantics#casts-between-decimals-and-integers-or-floats)):
-//! the same dispatch over Arrow's integer, float and string types as
-//! [`cast`] (`number_cast.rs`, `text_cast.rs`), with [`CastRules::Profile`].
+//! the same body as [`cast`] (`cast.rs`'s `cast_by`, over Arrow's integer,
+//! float and string types, then decimals), with [`CastRules::Profile`].
 //! A decimal result is stored at the Arrow width of the target type: the
 //! profile's own width (Spark and Presto `i128`, FixedPoint the narrowest)
 //! is converted exactly, integer to integer, where it differs.
@@ -16,13 +16,9 @@ use arrow_array::{Array, ArrayRef};
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::arrow::cast::cast;
-use crate::arrow::cast_checks::{CastRules, at_arrow_width, validate_arrow_decimal};
-use crate::arrow::convert::{decimal_type, decimal_width};
-use crate::arrow::number_cast::number_cast;
-use crate::arrow::text_cast::text_cast;
+use crate::arrow::cast::{cast, cast_by};
+use crate::arrow::cast_checks::CastRules;
 use crate::types::{ArithmeticOptions, OverflowPolicy, Semantics};
-use crate::values::DecimalArray;
 
 /// `array` cast to `to_type` under `options`' profile, rounding mode and
 /// overflow policy: SQL's `CAST` as the profile's engine computes it, on
@@ -110,18 +106,5 @@ pub fn cast_with(
     if let Semantics::Arrow { .. } = options.semantics() {
         return cast(array, to_type, &cast_options);
     }
-    let rules = CastRules::Profile(options);
-    if let Some(cast) = number_cast(array, to_type, rules) {
-        return cast;
-    }
-    if let Some(cast) = text_cast(array, to_type, rules) {
-        return cast;
-    }
-    if decimal_width(array.data_type()).is_none() || decimal_width(to_type).is_none() {
-        return arrow_cast::cast_with_options(array, to_type, &cast_options);
-    }
-    validate_arrow_decimal(to_type)?;
-    let (to, width) = decimal_type(to_type)?;
-    let decimals = DecimalArray::from_arrow(array)?;
-    at_arrow_width(&crate::rescale(&decimals, to, options)?, width)
+    cast_by(array, to_type, CastRules::Profile(options), &cast_options)
 }
