@@ -382,49 +382,40 @@ impl Outcomes {
     }
 }
 
-#[test]
-fn decimal_to_decimal_is_rescale_under_every_profile() {
+/// Every cast from each of `from` (made by `array_of`) to each of `to`,
+/// under every profile, is the native cast; most give values.
+#[track_caller]
+fn assert_native_for_every_pair(
+    from: &[DataType],
+    array_of: fn(&DataType) -> ArrayRef,
+    to: &[DataType],
+) {
     let mut outcomes = Outcomes::default();
-    for from in decimal_types() {
-        let array = decimal_array(&from);
-        for to in decimal_types() {
+    for from in from {
+        let array = array_of(from);
+        for to in to {
             for options in profiles() {
-                let valid = assert_native(array.as_ref(), &to, &options);
+                let valid = assert_native(array.as_ref(), to, &options);
                 outcomes.record(valid, array.len());
             }
         }
     }
     outcomes.assert_mostly_values();
+}
+
+#[test]
+fn decimal_to_decimal_is_rescale_under_every_profile() {
+    assert_native_for_every_pair(&decimal_types(), decimal_array, &decimal_types());
 }
 
 #[test]
 fn decimal_to_integers_floats_and_strings_is_the_native_cast() {
-    let mut outcomes = Outcomes::default();
-    for from in decimal_types() {
-        let array = decimal_array(&from);
-        for to in other_types() {
-            for options in profiles() {
-                let valid = assert_native(array.as_ref(), &to, &options);
-                outcomes.record(valid, array.len());
-            }
-        }
-    }
-    outcomes.assert_mostly_values();
+    assert_native_for_every_pair(&decimal_types(), decimal_array, &other_types());
 }
 
 #[test]
 fn integers_floats_and_strings_to_decimal_is_the_native_cast() {
-    let mut outcomes = Outcomes::default();
-    for from in other_types() {
-        let array = other_array(&from);
-        for to in decimal_types() {
-            for options in profiles() {
-                let valid = assert_native(array.as_ref(), &to, &options);
-                outcomes.record(valid, array.len());
-            }
-        }
-    }
-    outcomes.assert_mostly_values();
+    assert_native_for_every_pair(&other_types(), other_array, &decimal_types());
 }
 
 /// `cast_with` under `options` (an Arrow profile) and `arrow::cast` with
