@@ -141,10 +141,15 @@ async fn error(ctx: &SessionContext, sql: &str) -> String {
 /// Asserts that datafusion-spark's `theirs_sql` and the registered
 /// `ours_sql` both return `expected`.
 async fn agree(theirs_sql: &str, ours_sql: &str, expected: (DataType, &[&str])) -> Result<()> {
-    let expected = (expected.0, expected.1.iter().map(|v| (*v).to_owned()).collect::<Vec<_>>());
+    let expected = owned(expected.0, expected.1);
     assert_eq!(column(&theirs(false)?, theirs_sql).await?, expected, "{theirs_sql}");
     assert_eq!(column(&ours(false)?, ours_sql).await?, expected, "{ours_sql}");
     Ok(())
+}
+
+/// [`agree`] on one query that both sides run as it is.
+async fn agree_on(sql: &str, expected: (DataType, &[&str])) -> Result<()> {
+    agree(sql, sql, expected).await
 }
 
 /// `(type, values)` of a decimal answer.
@@ -341,26 +346,22 @@ async fn round_overflow_under_ansi_is_an_error_only_when_registered() -> Result<
 async fn ceil_and_floor_agree() -> Result<()> {
     // Spark's Ceil and Floor of DECIMAL(p, s > 0) are
     // DecimalType.bounded(p - s + 1, 0); of DECIMAL(p, 0) the same type.
-    agree(
-        "SELECT ceil(a) FROM t ORDER BY id",
+    agree_on(
         "SELECT ceil(a) FROM t ORDER BY id",
         dec(21, 0, &["123456789012345679", "0", "", "100000000000000000000", "-1", "1"]),
     )
     .await?;
-    agree(
-        "SELECT floor(a) FROM t ORDER BY id",
+    agree_on(
         "SELECT floor(a) FROM t ORDER BY id",
         dec(21, 0, &["123456789012345678", "-1", "", "99999999999999999999", "-2", "0"]),
     )
     .await?;
-    agree(
-        "SELECT ceil(b) FROM t ORDER BY id",
+    agree_on(
         "SELECT ceil(b) FROM t ORDER BY id",
         dec(9, 0, &["13", "-12", "", "100000000", "3", "0"]),
     )
     .await?;
-    agree(
-        "SELECT floor(b) FROM t ORDER BY id",
+    agree_on(
         "SELECT floor(b) FROM t ORDER BY id",
         dec(9, 0, &["12", "-13", "", "99999999", "2", "0"]),
     )
@@ -373,28 +374,20 @@ async fn ceil_and_floor_agree() -> Result<()> {
         "-15",
         "25",
     ];
-    agree("SELECT ceil(c) FROM t ORDER BY id", "SELECT ceil(c) FROM t ORDER BY id", dec(38, 0, &c))
-        .await?;
-    agree(
-        "SELECT floor(c) FROM t ORDER BY id",
-        "SELECT floor(c) FROM t ORDER BY id",
-        dec(38, 0, &c),
-    )
-    .await?;
+    agree_on("SELECT ceil(c) FROM t ORDER BY id", dec(38, 0, &c)).await?;
+    agree_on("SELECT floor(c) FROM t ORDER BY id", dec(38, 0, &c)).await?;
     Ok(())
 }
 
 #[tokio::test]
 async fn abs_agrees() -> Result<()> {
     // Spark's Abs keeps the decimal type; it cannot overflow.
-    agree(
-        "SELECT abs(b) FROM t ORDER BY id",
+    agree_on(
         "SELECT abs(b) FROM t ORDER BY id",
         dec(10, 2, &["12.35", "12.35", "", "99999999.99", "2.50", "0.00"]),
     )
     .await?;
-    agree(
-        "SELECT abs(c) FROM t ORDER BY id",
+    agree_on(
         "SELECT abs(c) FROM t ORDER BY id",
         dec(
             38,
