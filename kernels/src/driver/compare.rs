@@ -17,7 +17,7 @@ use crate::driver::blocks::{
     MASK_ROWS, OperandBlock, RepeatedWords, block_lengths, block_rows, block_slots,
 };
 use crate::driver::copies::{
-    WordsLoop, compare_block_in, compare_i128_words_scalar_in, compare_scalar_block_in,
+    compare_block_in, compare_i128_words_in, compare_i128_words_scalar_in, compare_scalar_block_in,
 };
 use crate::driver::error::KernelError;
 use crate::driver::isa::Runnable;
@@ -72,9 +72,9 @@ pub(crate) fn run_compare<W: InPlace, K: CompareKernel<W>>(
 }
 
 /// As [`run_compare`] for operands stored as `i128` (columns, or single
-/// values that fit it), tested over their 64-bit words by `Wk` in
-/// `tests.words_loop` (two columns) or in `i64` by `K` (a single value on the
-/// right that fits `i64`, held in a register), one pass: each 64-row word holding a row
+/// values that fit it), tested over their 64-bit words by `Wk` (two
+/// columns) or in `i64` by `K` (a single value on the right that fits
+/// `i64`, held in a register), one pass: each 64-row word holding a row
 /// beyond those is tested again in `i128` by `K`. Values of money and most
 /// decimals fit `i64` whatever their declared type, and a 64-bit comparison
 /// vectorizes where a 128-bit one does not; no measuring pass reads the
@@ -83,7 +83,7 @@ pub(crate) fn run_compare_i128_words<K, Wk>(
     copy: Runnable,
     lhs: &Operand<'_>,
     rhs: &Operand<'_>,
-    tests: &I128WordsTests<
+    constants: &I128WordsConstants<
         '_,
         <K as CompareKernel<i64>>::Constants,
         Wk::Constants,
@@ -96,12 +96,8 @@ where
     K: CompareKernel<i64> + CompareKernel<i128>,
     Wk: WordsCompareKernel,
 {
-    let I128WordsTests {
-        in_i64: constants_64,
-        words: constants_words,
-        words_loop,
-        in_i128: constants_128,
-    } = tests;
+    let I128WordsConstants { in_i64: constants_64, words: constants_words, in_i128: constants_128 } =
+        constants;
     rows.check(&[lhs, rhs])?;
     let invert = if negated { u64::MAX } else { 0 };
     let mut words = vec![0u64; rows.len.div_ceil(MASK_ROWS)];
@@ -126,7 +122,7 @@ where
         block_lengths(&[out.len()], len.div_ceil(MASK_ROWS))?;
         let mut wide = match rhs_scalar {
             Some(y) => compare_i128_words_scalar_in::<K>(copy, a, y, out, invert, constants_64),
-            None => words_loop(copy, a, b, out, invert, constants_words),
+            None => compare_i128_words_in::<Wk>(copy, a, b, out, invert, constants_words),
         };
         while wide != 0 {
             let j = wide.trailing_zeros() as usize;
@@ -142,16 +138,12 @@ where
     Ok(BooleanBuffer::new(Buffer::from_vec(words), 0, rows.len))
 }
 
-/// [`run_compare_i128_words`]'s three tests: their constants, and the loop
-/// that runs `Wk`.
-pub(crate) struct I128WordsTests<'c, InI64, Words, InI128> {
+/// The constants of [`run_compare_i128_words`]'s three tests.
+pub(crate) struct I128WordsConstants<'c, InI64, Words, InI128> {
     /// `K`'s in `i64`, against a single value.
     pub(crate) in_i64: &'c InI64,
     /// `Wk`'s, over two columns' words.
     pub(crate) words: &'c Words,
-    /// The loop `Wk` runs in: the copy's own, or the portable one for a
-    /// kernel of scalar rows.
-    pub(crate) words_loop: WordsLoop<Words>,
     /// `K`'s in `i128`, for the words tested again.
     pub(crate) in_i128: &'c InI128,
 }

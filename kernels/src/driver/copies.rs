@@ -392,24 +392,6 @@ pub(crate) fn compare_i128_words_in<K: WordsCompareKernel>(
     }
 }
 
-/// A words loop of some copy: [`compare_i128_words_in`], or
-/// [`compare_i128_words_portable_in`] for kernels of scalar rows.
-pub(crate) type WordsLoop<C> = fn(Runnable, &[[u64; 2]], &[[u64; 2]], &mut [u64], u64, &C) -> u64;
-
-/// [`compare_i128_words_loop`] in its portable copy whatever `copy` is: for a
-/// kernel whose rows are scalar code, the same in every copy, compiled once
-/// (and packed as bytes, which the AVX copies' shifts do not beat there).
-pub(crate) fn compare_i128_words_portable_in<K: WordsCompareKernel>(
-    _copy: Runnable,
-    a: &[[u64; 2]],
-    b: &[[u64; 2]],
-    out: &mut [u64],
-    invert: u64,
-    c: &K::Constants,
-) -> u64 {
-    compare_i128_words_portable::<K>(a, b, out, invert, c)
-}
-
 /// [`compare_i128_words_loop`] compiled for the build's target, out of
 /// line as the other copies are.
 #[inline(never)]

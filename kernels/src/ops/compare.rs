@@ -28,8 +28,9 @@ use arrow_buffer::BooleanBuffer;
 
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::{Operand, Values};
-use crate::driver::compare::{I128WordsTests, i128_column, run_compare, run_compare_i128_words};
-use crate::driver::copies::{compare_i128_words_in, compare_i128_words_portable_in};
+use crate::driver::compare::{
+    I128WordsConstants, i128_column, run_compare, run_compare_i128_words,
+};
 use crate::driver::error::KernelError;
 use crate::driver::isa::{Isa, Runnable};
 use crate::driver::kernel::{CompareKernel, InI64, WordsCompareKernel};
@@ -332,33 +333,17 @@ impl Call<'_, '_> {
             // The column first: `x < y` is `y > x`.
             let (x, y, relation) =
                 if scalar(&x) { (y, x, relation.mirrored()) } else { (x, y, relation) };
-            let tests =
-                |words_loop| I128WordsTests { in_i64: &(), words: &(), words_loop, in_i128: &() };
+            let c = I128WordsConstants { in_i64: &(), words: &(), in_i128: &() };
             return match relation {
-                Relation::Less => run_compare_i128_words::<Less, InI64<Less>>(
-                    copy,
-                    &x,
-                    &y,
-                    &tests(compare_i128_words_in::<InI64<Less>>),
-                    negated,
-                    rows,
-                ),
+                Relation::Less => {
+                    run_compare_i128_words::<Less, InI64<Less>>(copy, &x, &y, &c, negated, rows)
+                }
                 Relation::Greater => run_compare_i128_words::<Greater, InI64<Greater>>(
-                    copy,
-                    &x,
-                    &y,
-                    &tests(compare_i128_words_in::<InI64<Greater>>),
-                    negated,
-                    rows,
+                    copy, &x, &y, &c, negated, rows,
                 ),
-                Relation::Equal => run_compare_i128_words::<Equal, InI64<Equal>>(
-                    copy,
-                    &x,
-                    &y,
-                    &tests(compare_i128_words_in::<InI64<Equal>>),
-                    negated,
-                    rows,
-                ),
+                Relation::Equal => {
+                    run_compare_i128_words::<Equal, InI64<Equal>>(copy, &x, &y, &c, negated, rows)
+                }
             };
         }
         let (c64, c128) = (&Alignment::<i64>::new(shift), &Alignment::<i128>::new(shift));
@@ -367,7 +352,7 @@ impl Call<'_, '_> {
         // 64 x 64 -> 128-bit product, against the other side as it is, with
         // no limit and no test of the other side's range. A scalar row of a
         // dozen instructions, the same in both copies (so the portable loop
-        // serves both and is the only one compiled), where SSE2 has no 64-bit vector comparison and AVX2
+        // serves both), where SSE2 has no 64-bit vector comparison and AVX2
         // no 64-bit vector multiply. `Decimal128(15,2) < Decimal128(12,4)`
         // money against DataFusion's cast then compare, 8,192; 1M rows:
         // portable 1.05x; 1.37x -> 1.70x; 1.94x, AVX2 1.45x; 1.79x -> 1.72x;
@@ -376,67 +361,32 @@ impl Call<'_, '_> {
             && !scalar(&x)
             && !scalar(&y)
         {
-            let tests = |words_loop| I128WordsTests {
-                in_i64: c64,
-                words: &factor,
-                words_loop,
-                in_i128: c128,
-            };
+            let copy = Runnable::new(Isa::Portable).unwrap_or(copy);
+            let c = I128WordsConstants { in_i64: c64, words: &factor, in_i128: c128 };
             return match relation {
                 Relation::Less => run_compare_i128_words::<ShiftedLess, ProductInI128<Less>>(
-                    copy,
-                    &x,
-                    &y,
-                    &tests(compare_i128_words_portable_in::<ProductInI128<Less>>),
-                    negated,
-                    rows,
+                    copy, &x, &y, &c, negated, rows,
                 ),
                 Relation::Greater => {
                     run_compare_i128_words::<ShiftedGreater, ProductInI128<Greater>>(
-                        copy,
-                        &x,
-                        &y,
-                        &tests(compare_i128_words_portable_in::<ProductInI128<Greater>>),
-                        negated,
-                        rows,
+                        copy, &x, &y, &c, negated, rows,
                     )
                 }
                 Relation::Equal => run_compare_i128_words::<ShiftedEqual, ProductInI128<Equal>>(
-                    copy,
-                    &x,
-                    &y,
-                    &tests(compare_i128_words_portable_in::<ProductInI128<Equal>>),
-                    negated,
-                    rows,
+                    copy, &x, &y, &c, negated, rows,
                 ),
             };
         }
-        let tests =
-            |words_loop| I128WordsTests { in_i64: c64, words: c64, words_loop, in_i128: c128 };
+        let c = I128WordsConstants { in_i64: c64, words: c64, in_i128: c128 };
         match relation {
             Relation::Less => run_compare_i128_words::<ShiftedLess, InI64<ShiftedLess>>(
-                copy,
-                &x,
-                &y,
-                &tests(compare_i128_words_in::<InI64<ShiftedLess>>),
-                negated,
-                rows,
+                copy, &x, &y, &c, negated, rows,
             ),
             Relation::Greater => run_compare_i128_words::<ShiftedGreater, InI64<ShiftedGreater>>(
-                copy,
-                &x,
-                &y,
-                &tests(compare_i128_words_in::<InI64<ShiftedGreater>>),
-                negated,
-                rows,
+                copy, &x, &y, &c, negated, rows,
             ),
             Relation::Equal => run_compare_i128_words::<ShiftedEqual, InI64<ShiftedEqual>>(
-                copy,
-                &x,
-                &y,
-                &tests(compare_i128_words_in::<InI64<ShiftedEqual>>),
-                negated,
-                rows,
+                copy, &x, &y, &c, negated, rows,
             ),
         }
     }
