@@ -21,7 +21,7 @@ use std::mem::size_of;
 
 use datafusion::arrow::array::{Array, ArrayRef, BooleanArray};
 use datafusion::arrow::buffer::BooleanBuffer;
-use datafusion::arrow::datatypes::{DataType, FieldRef};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue, not_impl_err, plan_err};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::{AggregateOrderSensitivity, format_state_name};
@@ -32,6 +32,7 @@ use datafusion::logical_expr::{
 use decimal_kernels::aggregate::{Accumulator, AggregateOp, AggregateState};
 use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType};
 
+use crate::distinct::{self, DistinctAccumulator};
 use crate::profile::{Profile, decimal};
 use crate::values::failed;
 
@@ -122,19 +123,29 @@ impl AggregateUDFImpl for DecimalAggregate {
     }
 
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn RowAccumulator>> {
+        if args.is_distinct {
+            let [field] = args.expr_fields else {
+                return plan_err!("{} takes one decimal argument", self.name());
+            };
+            let (inner, _) = self.empty(field.data_type())?;
+            let output = args.return_type().clone();
+            return Ok(Box::new(DistinctAccumulator::new(inner, output, self.name)));
+        }
         let GroupedAccumulator { inner, output, name, .. } = self.accumulator_for(&args)?;
         Ok(Box::new(WholeAccumulator { inner, output, name, zeros: Vec::new() }))
     }
 
     /// `AggregateState::fields_of`, named after the call.
+    /// Or, for `DISTINCT`, the list of distinct values met.
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        if args.is_distinct {
-            return not_impl_err!("{}(DISTINCT ..)", self.name());
-        }
         let [field] = args.input_fields else {
             return plan_err!("{} takes one decimal argument", self.name());
         };
         let (input, _) = self.input(field.data_type())?;
+        if args.is_distinct {
+            let name = format_state_name(args.name, "distinct");
+            return Ok(vec![Field::new(name, distinct::state_type(input), false).into()]);
+        }
         let fields = AggregateState::fields_of(self.op, input).into_iter().map(|f| {
             let name = format_state_name(args.name, f.name());
             f.with_name(name).into()
@@ -327,4 +338,22 @@ impl RowAccumulator for WholeAccumulator {
         let zeros = zeros(&mut self.zeros, state.len());
         self.inner.merge(&state, zeros, 1).map_err(|e| failed(self.name, e))
     }
+
+    /// The rows leaving a sliding frame, taken out of the exact sum and
+    /// count (`sum` and `avg`; a sliding `min` or `max` is DataFusion's).
+    fn retract_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let values = argument(self.name, values)?;
+        let zeros = zeros(&mut self.zeros, values.len());
+        self.inner.retract(&values, zeros, None).map_err(|e| failed(self.name, e))
+    }
+
+    fn supports_retract_batch(&self) -> bool {
+        retracts(self.inner.op())
+    }
+}
+
+/// Whether the running state of `op` can take rows out again (a sum and a
+/// count can; an extreme cannot forget a row).
+pub(crate) fn retracts(op: AggregateOp) -> bool {
+    matches!(op, AggregateOp::Sum | AggregateOp::Avg)
 }

@@ -23,11 +23,14 @@
 //! | unary `-`, `abs` | `decimal_neg`, `decimal_abs` |
 //! | `round`, `floor`, `ceil`, `trunc` | `decimal_round`, `decimal_floor`, `decimal_ceil`, `decimal_trunc` |
 //! | `CAST`, `TRY_CAST` to or from a decimal | `decimal_cast`, `decimal_try_cast` |
-//! | `sum`, `avg`, `min`, `max` (and as windows whose frame starts at the partition's first row) | `decimal_sum`, `decimal_avg`, `decimal_min`, `decimal_max` |
+//! | `sum`, `avg`, `min`, `max`, `DISTINCT` too (and as windows: `sum` and `avg` over any frame, `min` and `max` over one that starts at the partition's first row) | `decimal_sum`, `decimal_avg`, `decimal_min`, `decimal_max` |
+//! | `x IN (a, b, ..)`, `NOT IN` | `decimal_eq(x, a) OR ..`, `decimal_neq(x, a) AND ..` |
+//! | `greatest`, `least`, `nullif` of different decimal types | a `CASE` of exact comparisons, casting only the chosen value |
 //!
-//! `EXPLAIN` shows these names. Expressions without decimals, `DISTINCT`
-//! aggregates, windows over sliding frames and `IN` lists are left to
-//! DataFusion.
+//! `EXPLAIN` shows these names. What is left to DataFusion reads or chooses
+//! decimal values as they are (`count`, a sliding `min` or `max`,
+//! `first_value`, keys, `coalesce`), or has no decimal; the crate's README
+//! lists it, with the one exception: `round` to digits read from a column.
 //!
 //! Where the answers differ from DataFusion's own, DataFusion's are wrong:
 //! a result beyond its precision is an error here (DataFusion can return a
@@ -43,6 +46,7 @@ mod aggregates;
 #[cfg(feature = "ballista")]
 pub mod ballista;
 mod cast;
+mod distinct;
 mod operators;
 mod profile;
 mod rewrite;

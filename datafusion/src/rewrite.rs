@@ -19,13 +19,15 @@
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::FieldRef;
+use datafusion::arrow::datatypes::{DataType, Field, i256};
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{DFSchema, Result, ScalarValue};
 use datafusion::logical_expr::expr::{
-    AggregateFunction, ScalarFunction, WindowFunction, WindowFunctionDefinition,
+    AggregateFunction, Case, InList, ScalarFunction, WindowFunction, WindowFunctionDefinition,
 };
 use datafusion::logical_expr::expr_rewriter::{FunctionRewrite, NamePreserver};
+use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::utils::merge_schema;
 use datafusion::logical_expr::{
     AggregateUDF, Between, BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, ScalarUDF,
@@ -106,6 +108,12 @@ impl DecimalRewrite {
         };
         Ok(match expr {
             Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
+                let (left, right) = match (type_of(&left), type_of(&right)) {
+                    (Some(l), Some(r)) if operators::compare_op(op).is_some() => {
+                        (literal_beside(left, &r), literal_beside(right, &l))
+                    }
+                    _ => (left, right),
+                };
                 let (Some(lt), Some(rt)) = (type_of(&left), type_of(&right)) else {
                     return Ok(Transformed::no(Expr::BinaryExpr(BinaryExpr { left, op, right })));
                 };
@@ -153,24 +161,53 @@ impl DecimalRewrite {
             Expr::TryCast(c) if casts_here(&c.expr, &c.field) => {
                 call(self.cast(true), vec![*c.expr, type_name(&c.field)])
             }
-            Expr::ScalarFunction(f) => match self.unary_call(&f, &type_of) {
-                Some(ours) => call(ours, f.args),
-                None => Transformed::no(Expr::ScalarFunction(f)),
-            },
+            Expr::ScalarFunction(f) => {
+                if let Some(chosen) = self.choice(&f, schema)? {
+                    return Ok(Transformed::yes(chosen));
+                }
+                if let Some(to) = arrow_cast_type(&f)
+                    && casts_here(&f.args[0], &Arc::new(Field::new("to", to.clone(), true)))
+                {
+                    let x = f
+                        .args
+                        .into_iter()
+                        .next()
+                        .unwrap_or_else(|| Expr::Literal(ScalarValue::Null, None));
+                    return Ok(Transformed::yes(self.cast_to(x, &to, schema)));
+                }
+                match self.unary_call(&f, &type_of) {
+                    Some(ours) => call(ours, f.args),
+                    None => Transformed::no(Expr::ScalarFunction(f)),
+                }
+            }
             Expr::AggregateFunction(a) => {
-                let ours = aggregates::of_datafusion(a.func.name())
-                    .filter(|_| !a.params.distinct)
-                    .filter(|_| match a.params.args.as_slice() {
+                let ours = aggregates::of_datafusion(a.func.name()).filter(|_| {
+                    match a.params.args.as_slice() {
                         [x] => type_of(x).is_some_and(|t| t.is_decimal()),
                         _ => false,
-                    });
+                    }
+                });
                 match ours {
-                    Some(entry) => Transformed::yes(Expr::AggregateFunction(AggregateFunction {
-                        func: self.aggregate(entry),
-                        params: a.params,
-                    })),
+                    Some(entry) => {
+                        let mut params = a.params;
+                        // The extreme of the distinct values is that of all
+                        // values; a distinct sum or mean keeps its DISTINCT.
+                        params.distinct &= aggregates::retracts(entry.0);
+                        let func = self.aggregate(entry);
+                        Transformed::yes(Expr::AggregateFunction(AggregateFunction {
+                            func,
+                            params,
+                        }))
+                    }
                     None => Transformed::no(Expr::AggregateFunction(a)),
                 }
+            }
+            Expr::InList(InList { expr, list, negated }) => {
+                let decimal = |e: &Expr| type_of(e).is_some_and(|t| t.is_decimal());
+                if list.is_empty() || !(decimal(&expr) || list.iter().any(decimal)) {
+                    return Ok(Transformed::no(Expr::InList(InList { expr, list, negated })));
+                }
+                Transformed::yes(self.in_list(*expr, list, negated, schema)?)
             }
             Expr::WindowFunction(w) => match self.window_aggregate(&w, &type_of) {
                 Some(ours) => {
@@ -184,11 +221,99 @@ impl DecimalRewrite {
         })
     }
 
+    /// `x IN (a, b, ..)` as `x = a OR x = b ..` (`NOT IN`: `x <> a AND x <>
+    /// b ..`), each comparison exact between the two types it meets (this
+    /// crate's where one is a decimal): the same three-valued answer, with
+    /// no common type for the whole list to overflow.
+    fn in_list(&self, x: Expr, list: Vec<Expr>, negated: bool, schema: &DFSchema) -> Result<Expr> {
+        let op = if negated { Operator::NotEq } else { Operator::Eq };
+        let mut terms = Vec::with_capacity(list.len());
+        for item in list {
+            terms.push(self.compared(x.clone(), op, item, schema)?);
+        }
+        let joined = terms.into_iter().reduce(|a, b| if negated { a.and(b) } else { a.or(b) });
+        Ok(joined.unwrap_or_else(|| Expr::Literal(ScalarValue::Boolean(Some(negated)), None)))
+    }
+
+    /// `l op r` for a comparison `op`, this crate's where it compares
+    /// decimals.
+    fn compared(&self, l: Expr, op: Operator, r: Expr, schema: &DFSchema) -> Result<Expr> {
+        let plain = Expr::BinaryExpr(BinaryExpr::new(Box::new(l), op, Box::new(r)));
+        Ok(self.rewrite_expr(plain, schema)?.data)
+    }
+
+    /// `x` cast to `to`: as it is when of that type, else this crate's
+    /// cast where it casts decimals, else DataFusion's.
+    fn cast_to(&self, x: Expr, to: &DataType, schema: &DFSchema) -> Expr {
+        match x.get_type(schema) {
+            Ok(from) if &from == to => x,
+            Ok(from) if cast::casts(&from, to) => {
+                let name = Expr::Literal(ScalarValue::from(to.to_string()), None);
+                Expr::ScalarFunction(ScalarFunction::new_udf(self.cast(false), vec![x, name]))
+            }
+            _ => Expr::Cast(datafusion::logical_expr::Cast::new(Box::new(x), to.clone())),
+        }
+    }
+
+    /// `greatest`, `least` or `nullif` of arguments of different types, one
+    /// of them a decimal, as a `CASE` that chooses by exact comparisons and
+    /// then casts only the chosen value to DataFusion's result type: a value
+    /// that is not chosen is never cast (DataFusion casts every argument to
+    /// the common type first, and fails on one that does not fit it).
+    /// `CASE` evaluates each branch on the rows that take it only.
+    fn choice(&self, f: &ScalarFunction, schema: &DFSchema) -> Result<Option<Expr>> {
+        let name = f.func.name();
+        if !matches!(name, "greatest" | "least" | "nullif") {
+            return Ok(None);
+        }
+        let types: Option<Vec<DataType>> = f.args.iter().map(|a| a.get_type(schema).ok()).collect();
+        let Some(types) = types else { return Ok(None) };
+        if !types.iter().any(DataType::is_decimal) || types.windows(2).all(|w| w[0] == w[1]) {
+            return Ok(None);
+        }
+        // DataFusion's coercion of the arguments, as its analyzer would do it.
+        let fields: Vec<FieldRef> =
+            types.iter().map(|t| Arc::new(Field::new("argument", t.clone(), true))).collect();
+        let Ok(coerced) = fields_with_udf(&fields, f.func.as_ref()) else { return Ok(None) };
+        let coerced: Vec<DataType> = coerced.iter().map(|f| f.data_type().clone()).collect();
+        let Ok(result) = f.func.return_type(&coerced) else { return Ok(None) };
+        let null = Expr::Literal(ScalarValue::try_from(&result)?, None);
+        let args = &f.args;
+        let mut branches = Vec::with_capacity(args.len());
+        if let ("nullif", [a, b]) = (name, args.as_slice()) {
+            let equal = self.compared(a.clone(), Operator::Eq, b.clone(), schema)?;
+            branches.push((equal, null.clone()));
+            let otherwise = self.cast_to(a.clone(), &result, schema);
+            return Ok(Some(case(branches, otherwise)));
+        } else if name == "nullif" {
+            return Ok(None);
+        }
+        // Row by row the first non-null argument that no other beats (ties
+        // go to the first): `a_i` is chosen where it is not null, beats every
+        // earlier non-null argument and is at least as good as every later one.
+        let (beats, ties) = match name {
+            "least" => (Operator::Lt, Operator::LtEq),
+            _ => (Operator::Gt, Operator::GtEq),
+        };
+        for (i, a) in args.iter().enumerate() {
+            let mut chosen = a.clone().is_not_null();
+            for (j, other) in args.iter().enumerate().filter(|(j, _)| *j != i) {
+                let op = if j < i { beats } else { ties };
+                let wins = self.compared(a.clone(), op, other.clone(), schema)?;
+                chosen = chosen.and(other.clone().is_null().or(wins));
+            }
+            branches.push((chosen, self.cast_to(a.clone(), &result, schema)));
+        }
+        Ok(Some(case(branches, null)))
+    }
+
     /// This crate's aggregate for a window of DataFusion's `sum`, `avg`,
-    /// `min` or `max` of a decimal, when its frame starts at the partition's
-    /// first row: such a frame only grows, where a sliding one would need
-    /// rows taken out of the running state, which the accumulator does not
-    /// do (those windows stay DataFusion's).
+    /// `min` or `max` of a decimal: over any frame for `sum` and `avg`
+    /// (rows leaving a sliding frame are taken out of the exact sum and
+    /// count); for `min` and `max` over a frame that starts at the
+    /// partition's first row (an extreme cannot forget a row: a sliding
+    /// `min` or `max` stays DataFusion's, which picks one of the frame's
+    /// values as it is).
     fn window_aggregate(
         &self,
         w: &WindowFunction,
@@ -199,8 +324,11 @@ impl DecimalRewrite {
         };
         let entry = aggregates::of_datafusion(f.name())?;
         let params = &w.params;
-        let plain = !params.distinct && params.filter.is_none();
-        let grows = params.window_frame.start_bound.is_unbounded();
+        let from_first_row = params.window_frame.start_bound.is_unbounded();
+        // A distinct sum cannot take a row out (the value may stay in the
+        // frame by another row): only over a frame that only grows.
+        let plain = params.filter.is_none() && (!params.distinct || from_first_row);
+        let grows = from_first_row || aggregates::retracts(entry.0);
         let decimal = match params.args.as_slice() {
             [x] => type_of(x).is_some_and(|t| t.is_decimal()),
             _ => false,
@@ -256,6 +384,63 @@ impl DecimalRewrite {
         }
         rewritten.map_data(LogicalPlan::recompute_schema)
     }
+}
+
+/// `x` compared with a value of type `other`: a floating-point literal
+/// beside a decimal as the decimal its shortest text writes (`2.5`, or
+/// `80000000000000000000000000000000000000`, which SQL reads as a double),
+/// the value the query wrote, compared exactly; anything else as it is.
+fn literal_beside(x: Box<Expr>, other: &DataType) -> Box<Expr> {
+    let value = match x.as_ref() {
+        Expr::Literal(ScalarValue::Float64(Some(v)), _) if other.is_decimal() => *v,
+        Expr::Literal(ScalarValue::Float32(Some(v)), _) if other.is_decimal() => f64::from(*v),
+        _ => return x,
+    };
+    match decimal_literal(value) {
+        Some(literal) => Box::new(Expr::Literal(literal, None)),
+        None => x,
+    }
+}
+
+/// The decimal `v`'s shortest text writes (the digits Rust prints, which
+/// read back to `v`), if it is finite and fits 76 digits.
+fn decimal_literal(v: f64) -> Option<ScalarValue> {
+    if !v.is_finite() {
+        return None;
+    }
+    let text = v.abs().to_string();
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let digits = format!("{whole}{fraction}");
+    let digits = digits.trim_start_matches('0');
+    let scale = i8::try_from(fraction.len()).ok()?;
+    let precision = u8::try_from(digits.len().max(1)).ok()?.max(u8::try_from(scale).ok()?.max(1));
+    let negative = v < 0.0;
+    if precision <= 38 {
+        let magnitude: i128 = if digits.is_empty() { 0 } else { digits.parse().ok()? };
+        let value = if negative { -magnitude } else { magnitude };
+        Some(ScalarValue::Decimal128(Some(value), precision, scale))
+    } else if precision <= 76 {
+        let magnitude = i256::from_string(digits)?;
+        let value = if negative { magnitude.wrapping_neg() } else { magnitude };
+        Some(ScalarValue::Decimal256(Some(value), precision, scale))
+    } else {
+        None
+    }
+}
+
+/// The target type of `arrow_cast(x, 'type')`, DataFusion's `CAST` by a
+/// type's Arrow name.
+fn arrow_cast_type(f: &ScalarFunction) -> Option<DataType> {
+    match (f.func.name(), f.args.as_slice()) {
+        ("arrow_cast", [_, Expr::Literal(ScalarValue::Utf8(Some(name)), _)]) => name.parse().ok(),
+        _ => None,
+    }
+}
+
+/// `CASE WHEN c1 THEN v1 .. ELSE otherwise END`.
+fn case(branches: Vec<(Expr, Expr)>, otherwise: Expr) -> Expr {
+    let when_then = branches.into_iter().map(|(c, v)| (Box::new(c), Box::new(v))).collect();
+    Expr::Case(Case::new(None, when_then, Some(Box::new(otherwise))))
 }
 
 /// A cast's target type as the text argument of `decimal_cast`.

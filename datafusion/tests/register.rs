@@ -11,6 +11,7 @@ use datafusion::arrow::datatypes::i256;
 use datafusion::arrow::util::pretty::pretty_format_batches;
 use datafusion::error::Result;
 use datafusion::prelude::SessionContext;
+use rstest::rstest;
 
 /// A context with one table `t` of `columns`, registered or not.
 fn context(columns: Vec<(&str, ArrayRef)>, registered: bool) -> Result<SessionContext> {
@@ -195,5 +196,161 @@ async fn every_other_answer_is_datafusions() -> Result<()> {
         }
     }
     assert!(differences.is_empty(), "{}", differences.join("\n\n"));
+    Ok(())
+}
+
+/// The table of the wider SQL surface: `k` the row order, `big` a
+/// `DECIMAL(38,0)` and `y` a `DECIMAL(38,12)`, in two rows.
+fn surface(big: [i128; 2], y: [i128; 2]) -> Vec<(&'static str, ArrayRef)> {
+    vec![
+        ("k", Arc::new(Int64Array::from(vec![1, 2])) as ArrayRef),
+        ("big", decimals(big.map(Some).to_vec(), 38, 0)),
+        ("y", decimals(y.map(Some).to_vec(), 38, 12)),
+    ]
+}
+
+/// `n · 10^37`.
+fn e37(n: i128) -> i128 {
+    n * 10i128.pow(37)
+}
+
+/// `2.5` at scale 12.
+const TWO_AND_A_HALF: i128 = 25 * 10i128.pow(11);
+
+#[tokio::test]
+async fn a_sliding_sum_beyond_its_precision_is_the_plain_sums_error() -> Result<()> {
+    let table = || surface([e37(6), e37(6)], [0, 0]);
+    let sql =
+        "SELECT sum(big) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM t";
+    let theirs = run(&context(table(), false)?, sql).await.expect("DataFusion answers");
+    // 1.2·10^38 has 39 digits; DataFusion's DECIMAL(38,0) column holds it anyway.
+    assert!(theirs.contains("| 12000000000000000000000000000000000000 |"), "{theirs}");
+    let ours = run(&context(table(), true)?, sql).await.expect_err("an overflow");
+    assert!(ours.contains("decimal_sum") && ours.contains("overflow"), "{ours}");
+    Ok(())
+}
+
+#[rstest]
+#[case::rows_preceding("sum(y) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)", ["1.000000000000", "3.500000000000"])]
+#[case::rows_unbounded_following("sum(y) OVER (ORDER BY k ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)", ["3.500000000000", "2.500000000000"])]
+#[case::range_bounded("sum(y) OVER (ORDER BY k RANGE BETWEEN CURRENT ROW AND 1 FOLLOWING)", ["3.500000000000", "2.500000000000"])]
+#[case::avg_sliding("avg(y) OVER (ORDER BY k ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING)", ["1.7500000000000000", "2.5000000000000000"])]
+#[tokio::test]
+async fn rows_leave_a_sliding_frame_exactly(
+    #[case] window: &str,
+    #[case] expected: [&str; 2],
+) -> Result<()> {
+    // y: 1.0 then 2.5.
+    let table = surface([e37(1), e37(1)], [10i128.pow(12), TWO_AND_A_HALF]);
+    let ctx = context(table, true)?;
+    let sql = format!("SELECT {window} AS s FROM t ORDER BY k");
+    let plan = run(&ctx, &format!("EXPLAIN {sql}")).await.expect("a plan");
+    assert!(plan.contains("decimal_sum") || plan.contains("decimal_avg"), "{plan}");
+    let ours = run(&ctx, &sql).await.expect("an answer");
+    for value in expected {
+        assert!(ours.contains(&format!("| {value} ")), "{window}: {value} in {ours}");
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_distinct_sum_beyond_its_precision_is_an_error() -> Result<()> {
+    // 9·10^37, 8·10^37 and 9·10^37 again: the distinct values add up to
+    // 1.7·10^38. Alone (DataFusion's optimizer groups by the value) and
+    // beside another aggregate (a distinct accumulator).
+    let columns = || vec![("big", decimals(vec![Some(e37(9)), Some(e37(8)), Some(e37(9))], 38, 0))];
+    for sql in [
+        "SELECT sum(DISTINCT big) AS s FROM t",
+        "SELECT sum(DISTINCT big) AS s, count(*) AS n FROM t",
+    ] {
+        let theirs = run(&context(columns(), false)?, sql).await.expect("DataFusion answers");
+        assert!(theirs.contains("17000000000000000000000000000000000000"), "{sql}: {theirs}");
+        let ours = run(&context(columns(), true)?, sql).await.expect_err("an overflow");
+        assert!(ours.contains("decimal_sum") && ours.contains("overflow"), "{sql}: {ours}");
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn distinct_aggregates_run_here_on_the_distinct_values() -> Result<()> {
+    let v = vec![Some(100), Some(100), Some(250), None, Some(-75)];
+    let ctx = context(
+        vec![("v", decimals(v, 10, 2)), ("g", Arc::new(Int64Array::from(vec![1, 1, 2, 2, 1])))],
+        true,
+    )?;
+    let sql = "SELECT sum(DISTINCT v) AS s, avg(DISTINCT v) AS a, min(DISTINCT v) AS lo, max(DISTINCT v) AS hi, count(*) AS n FROM t";
+    let plan = run(&ctx, &format!("EXPLAIN {sql}")).await.expect("a plan");
+    for name in ["decimal_sum", "decimal_avg", "decimal_min", "decimal_max"] {
+        assert!(plan.contains(name), "{name}: {plan}");
+    }
+    let ours = run(&ctx, sql).await.expect("an answer");
+    // (1.00 + 2.50 - 0.75) / 3 in DataFusion's avg type DECIMAL(14,6),
+    // truncated as DataFusion's mean is.
+    assert!(ours.contains("| 2.75 | 0.916666 | -0.75 | 2.50 | 5 |"), "{ours}");
+    let grouped = "SELECT g, sum(DISTINCT v) AS s, count(*) AS n FROM t GROUP BY g ORDER BY g";
+    let ours = run(&ctx, grouped).await.expect("an answer");
+    assert!(ours.contains("| 1 | 0.25 | 3 |") && ours.contains("| 2 | 2.50 | 2 |"), "{ours}");
+    Ok(())
+}
+
+#[rstest]
+#[case::column_and_literal("y IN (big, 2.5)", "true")]
+#[case::decimal_of_another_type("big IN (y, 1)", "false")]
+#[case::wide_literal("big IN (80000000000000000000000000000000000000, 1.5)", "true")]
+#[case::not_in("y NOT IN (big, 2.5)", "false")]
+#[case::not_in_none_equal("big NOT IN (y, 1)", "true")]
+#[case::with_a_null("y IN (big, NULL)", "")]
+#[tokio::test]
+async fn in_lists_compare_each_item_exactly(
+    #[case] condition: &str,
+    #[case] expected: &str,
+) -> Result<()> {
+    let table = || surface([e37(8), e37(8)], [TWO_AND_A_HALF, TWO_AND_A_HALF]);
+    let sql = format!("SELECT {condition} AS c FROM t");
+    let theirs = run(&context(table(), false)?, &sql).await;
+    let ours = run(&context(table(), true)?, &sql).await.expect("an answer");
+    // A null prints as an empty cell.
+    let cell = if expected.is_empty() { "|   |".to_string() } else { format!("| {expected} |") };
+    assert_eq!(ours.matches(&cell).count(), 2, "{condition}: {ours}\nDataFusion: {theirs:?}");
+    Ok(())
+}
+
+#[rstest]
+#[case::least("least(big, y)", Ok("2.500000000000"))]
+#[case::least_of_three("least(y, big, 1)", Ok("1.000000000000"))]
+#[case::greatest_does_not_fit("greatest(big, y)", Err("80000000000000000000000000000000000000"))]
+#[case::nullif_not_equal("nullif(y, big)", Ok("2.500000000000"))]
+#[tokio::test]
+async fn a_choice_casts_only_the_chosen_value(
+    #[case] choice: &str,
+    #[case] expected: std::result::Result<&str, &str>,
+) -> Result<()> {
+    let table = surface([e37(8), e37(8)], [TWO_AND_A_HALF, TWO_AND_A_HALF]);
+    let ctx = context(table, true)?;
+    let sql = format!("SELECT {choice} AS c FROM t");
+    match (run(&ctx, &sql).await, expected) {
+        (Ok(rows), Ok(value)) => {
+            assert!(rows.contains("Decimal128(38, 12)"), "{choice}: {rows}");
+            assert_eq!(rows.matches(&format!("| {value} |")).count(), 2, "{choice}: {rows}");
+        }
+        (Err(e), Err(value)) => {
+            assert!(e.contains("Overflow") && e.contains(value), "{choice}: {e}")
+        }
+        (got, _) => panic!("{choice}: {got:?}"),
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_join_on_keys_of_two_decimal_types_matches_equal_values() -> Result<()> {
+    let ctx = context(vec![("a", decimals(vec![Some(e37(8)), Some(3)], 38, 0))], true)?;
+    let right = RecordBatch::try_from_iter(vec![(
+        "b",
+        decimals(vec![Some(3 * 10i128.pow(10)), Some(35 * 10i128.pow(9))], 38, 10),
+    )])?;
+    ctx.register_batch("u", right)?;
+    let sql = "SELECT a, b FROM t JOIN u ON t.a = u.b";
+    let ours = run(&ctx, sql).await.expect("an exact match");
+    assert!(ours.contains("| 3 | 3.0000000000 |") && ours.lines().count() == 6, "{ours}");
     Ok(())
 }

@@ -39,6 +39,12 @@
 //! unlisted difference fails the `register` run, and a listed difference that
 //! no longer occurs fails it too (the `onlyif` record then no longer matches).
 //!
+//! # Census
+//!
+//! The registered run also reads the optimized plan of every query and
+//! fails on each decimal expression it leaves to DataFusion that
+//! `README.md` does not list as left to it (`support::decimal_expressions`).
+//!
 //! # Data files
 //!
 //! `__DATA_DIR__` in a file stands for a temporary directory, a fresh one for
@@ -51,7 +57,7 @@ use std::fmt;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, Decimal32Array, Decimal64Array, Decimal128Array,
@@ -68,6 +74,9 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 use sqllogictest::{
     AsyncDB, ColumnType, Condition, DBOutput, QueryExpect, Record, Runner, StatementExpect,
 };
+use support::decimal_expressions;
+
+mod support;
 
 /// The label set for the run after `register`.
 const REGISTER_LABEL: &str = "register";
@@ -378,14 +387,27 @@ impl From<DataFusionError> for EngineError {
     }
 }
 
-/// A `SessionContext` as a sqllogictest database.
+/// A `SessionContext` as a sqllogictest database; for a registered context,
+/// with the census of the decimal expressions its plans leave to DataFusion.
 struct Engine {
     ctx: SessionContext,
+    census: Option<Census>,
 }
+
+/// The decimal expressions left to DataFusion that `README.md` does not
+/// list, each with its query.
+type Census = Arc<Mutex<Vec<String>>>;
 
 impl Engine {
     async fn query(&self, sql: &str) -> Result<DBOutput<Column>, EngineError> {
         let frame = self.ctx.sql(sql).await?;
+        if let Some(census) = &self.census
+            && let Ok(plan) = frame.clone().into_optimized_plan()
+        {
+            let left = decimal_expressions(&plan)?.datafusion;
+            let mut census = census.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            census.extend(left.into_iter().map(|e| format!("{e}\n  in {sql}")));
+        }
         let task_ctx = Arc::new(frame.task_ctx());
         let plan = frame.create_physical_plan().await?;
         let schema = plan.schema();
@@ -563,9 +585,11 @@ async fn run_file(records: &[Record<Column>], register: bool, failures: &mut Vec
         failures.push(format!("register failed: {e}"));
         return;
     }
+    let census = register.then(Census::default);
+    let engine_census = census.clone();
     let mut runner = Runner::new(move || {
-        let ctx = ctx.clone();
-        async move { Ok::<_, EngineError>(Engine { ctx }) }
+        let (ctx, census) = (ctx.clone(), engine_census.clone());
+        async move { Ok::<_, EngineError>(Engine { ctx, census }) }
     });
     if register {
         runner.add_label(REGISTER_LABEL);
@@ -580,6 +604,10 @@ async fn run_file(records: &[Record<Column>], register: bool, failures: &mut Vec
         }
     }
     runner.shutdown_async().await;
+    if let Some(census) = census {
+        let left = census.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        failures.extend(left.iter().map(|e| format!("[census] left to DataFusion: {e}")));
+    }
 }
 
 /// Writes the data files into `dir`.

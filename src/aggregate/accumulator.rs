@@ -199,6 +199,74 @@ impl Accumulator {
         Ok(())
     }
 
+    /// Takes the valid rows of `values` (less the rows where `filter` is
+    /// false) out of their groups again: row `i` out of group
+    /// `group_indices[i]`. They must have been added before, as a sliding
+    /// window's rows are when they leave its frame: a `sum` or `avg` is then
+    /// exactly that of the rows that stay (a group left without rows is
+    /// null again).
+    ///
+    /// ```
+    /// use decimal_kernels::aggregate::{Accumulator, AggregateOp};
+    /// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType};
+    /// let t = DecimalType::try_new(38, 0)?;
+    /// let mut frame = Accumulator::new(AggregateOp::Sum, t, &ArithmeticOptions::default())?;
+    /// let six = format!("6{}", "0".repeat(37));
+    /// let rows = DecimalArray::from_strs(t, &[Some(six.as_str()), Some(six.as_str())])?;
+    /// // 1.2·10^38 while both rows are in: beyond the result's 38 digits.
+    /// frame.update(&rows, &[0, 0], None, 1)?;
+    /// frame.retract(&rows.slice(0, 1)?, &[0], None)?;
+    /// assert_eq!(frame.finish(None)?.to_strs(), [Some(six)]);
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`update`](Self::update); [`DecimalError::UnsupportedAggregate`]
+    /// for `min` and `max` (an extreme cannot forget a row);
+    /// [`DecimalError::InvalidState`] when a group would give back more rows
+    /// than it holds. Nothing is taken out when it fails.
+    pub fn retract(
+        &mut self,
+        values: &DecimalArray,
+        group_indices: &[usize],
+        filter: Option<&BooleanBuffer>,
+    ) -> Result<(), DecimalError> {
+        self.check_type(values)?;
+        row_count(&[
+            Some(values.len()),
+            Some(group_indices.len()),
+            filter.map(BooleanBuffer::len),
+        ])?;
+        let Running::Sums(sums) = &mut self.running else {
+            let reason = "an extreme cannot forget a row".into();
+            return Err(DecimalError::UnsupportedAggregate {
+                op: self.op,
+                input: self.input,
+                reason,
+            });
+        };
+        let filter = filter.map(|f| NullBuffer::new(f.clone()));
+        let nulls = NullBuffer::union(values.nulls(), filter.as_ref());
+        let rows = Rows::new(values.len()).with_nulls(nulls.as_ref());
+        let operand = Operand::Array(values).kernel_operand();
+        let mut leaving = GroupSums::new(sums.len());
+        if let Err(e) = leaving.update(operand, Some(group_indices), &rows) {
+            return Err(self.kernel_error(e));
+        }
+        let mut rest = sums.clone();
+        for g in 0..leaving.len() {
+            match leaving.group(g) {
+                Some(part) if part.count > 0 => rest.retract(g, part).map_err(|_| {
+                    let reason = format!("group {g} gives back more rows than it holds");
+                    DecimalError::InvalidState { reason }
+                })?,
+                _ => {}
+            }
+        }
+        *sums = rest;
+        Ok(())
+    }
+
     /// The sums of one batch by group, straight to the results, as a new
     /// accumulator's [`update`](Self::update) then [`finish`](Self::finish)
     /// would give them (for a sum; `None` for a mean). `None` too when the

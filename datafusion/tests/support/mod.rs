@@ -123,8 +123,71 @@ pub fn decimal_expressions(plan: &LogicalPlan) -> Result<DecimalExpressions> {
     Ok(found)
 }
 
+/// The functions `README.md` lists as left to DataFusion because they read
+/// or choose decimal values as they are ("Left to DataFusion").
+pub const CHOOSING: [&str; 17] = [
+    "count",
+    "greatest",
+    "least",
+    "nullif",
+    "approx_distinct",
+    "first_value",
+    "last_value",
+    "nth_value",
+    "lag",
+    "lead",
+    "array_agg",
+    "array_min",
+    "array_max",
+    "coalesce",
+    "arrow_typeof",
+    "iszero",
+    "isnan",
+];
+
+/// The functions `README.md` lists as still DataFusion's on decimals, not
+/// yet held to the rule (`round` and `trunc` only to digits that are not a
+/// literal).
+pub const STILL_DATAFUSIONS: [&str; 7] =
+    ["round", "trunc", "median", "log", "gcd", "lcm", "to_timestamp"];
+
+/// Whether `x` is one of the README's expressions left to DataFusion.
+fn left_to_datafusion(x: &Expr) -> bool {
+    let listed = |name: &str| CHOOSING.contains(&name) || STILL_DATAFUSIONS.contains(&name);
+    match x {
+        Expr::WindowFunction(w) => {
+            let name = w.fun.name();
+            let sliding = !w.params.window_frame.start_bound.is_unbounded();
+            // DataFusion refuses a DISTINCT sliding window of decimals.
+            listed(name) || (sliding && (matches!(name, "min" | "max") || w.params.distinct))
+        }
+        Expr::AggregateFunction(a) => listed(a.func.name()),
+        Expr::ScalarFunction(f) => match f.name() {
+            "round" | "trunc" => !matches!(f.args.get(1), None | Some(Expr::Literal(..))),
+            name => listed(name),
+        },
+        // A decimal to a timestamp (still DataFusion's), or to or from a
+        // run-end or dictionary encoding of the same type.
+        Expr::Cast(c) => {
+            let to = c.field.data_type();
+            let encoded = |t: &DataType| match t {
+                DataType::RunEndEncoded(_, values) => Some(values.data_type().clone()),
+                DataType::Dictionary(_, values) => Some(values.as_ref().clone()),
+                _ => None,
+            };
+            matches!(to, DataType::Timestamp(..))
+                || encoded(to).is_some_and(|v| v.is_decimal())
+                || matches!(c.expr.as_ref(), Expr::Cast(inner) if encoded(inner.field.data_type()).as_ref() == Some(to))
+        }
+        _ => false,
+    }
+}
+
 /// Counts `x` as ours, as DataFusion's decimal computation, or neither.
 fn classify(x: &Expr, schema: &DFSchema, found: &mut DecimalExpressions) {
+    if left_to_datafusion(x) {
+        return;
+    }
     let type_of = |e: &Expr| e.get_type(schema).ok();
     let theirs = match x {
         Expr::ScalarFunction(f) if f.name().starts_with("decimal_") => {
@@ -147,13 +210,10 @@ fn classify(x: &Expr, schema: &DFSchema, found: &mut DecimalExpressions) {
                 found.names.push(name.to_string());
                 false
             } else {
-                name != "count" && w.params.args.iter().any(|a| decimal(type_of(a)))
+                w.params.args.iter().any(|a| decimal(type_of(a)))
             }
         }
-        // `count` reads no value.
-        Expr::AggregateFunction(a) => {
-            a.func.name() != "count" && a.params.args.iter().any(|a| decimal(type_of(a)))
-        }
+        Expr::AggregateFunction(a) => a.params.args.iter().any(|a| decimal(type_of(a))),
         Expr::BinaryExpr(b) => {
             let computes = b.op.is_numerical_operators()
                 || matches!(
@@ -171,7 +231,7 @@ fn classify(x: &Expr, schema: &DFSchema, found: &mut DecimalExpressions) {
         Expr::TryCast(c) => decimal(type_of(&c.expr)) || c.field.data_type().is_decimal(),
         Expr::Negative(e) => decimal(type_of(e)),
         Expr::Between(b) => decimal(type_of(&b.expr)),
-        Expr::InList(l) => decimal(type_of(&l.expr)),
+        Expr::InList(l) => decimal(type_of(&l.expr)) || l.list.iter().any(|i| decimal(type_of(i))),
         _ => false,
     };
     if theirs {

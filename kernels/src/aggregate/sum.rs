@@ -291,6 +291,52 @@ impl GroupSums {
         Ok(())
     }
 
+    /// Takes a partial sum out of group `g`: rows added to it before, leaving
+    /// it (a sliding window's rows leaving its frame). The sum stays exact,
+    /// as if those rows had never been added.
+    ///
+    /// # Errors
+    /// [`KernelError::GroupOutOfRange`] (row 0) when `g` is not a group;
+    /// [`KernelError::StateOutOfRange`] when `part` is not one that rows add
+    /// up to, or counts more rows than the group holds. Nothing is taken out
+    /// when it fails.
+    pub fn retract(&mut self, g: usize, part: GroupSum) -> Result<(), KernelError> {
+        let groups = self.len();
+        let Some(count) = self.counts.get(g).copied() else {
+            return Err(KernelError::GroupOutOfRange { row: 0, group: g, groups });
+        };
+        let taken = i64::try_from(part.count).map_err(|_| KernelError::StateOutOfRange)?;
+        if taken > count || !within_rows(part) {
+            return Err(KernelError::StateOutOfRange);
+        }
+        let left = count - taken;
+        if let Sums::Narrow(sums) = &mut self.sums
+            && part.sum_carry == 0
+            && let Some(v) = part.sum_low.to_i128()
+        {
+            // Both sums are below 2^60 * 2^63 in magnitude: no overflow. The
+            // rest stays narrow while it could be a sum of its rows' 64-bit
+            // values (it always is when the rows taken out were added).
+            let rest = sums[g] - v;
+            if rest.unsigned_abs() <= u128::from(left.unsigned_abs()) << 63 {
+                sums[g] = rest;
+                self.counts[g] = left;
+                return Ok(());
+            }
+        }
+        // -(low + carry * 2^256), with -i256::MIN = i256::MIN + 2^256.
+        let (negated, borrow) = match part.sum_low.checked_neg() {
+            Some(n) => (n, 0),
+            None => (part.sum_low, 1),
+        };
+        let (low, carry) = self.i256_carry();
+        let (sum, carried) = add_carrying(low[g], i256_to_ethnum(negated));
+        low[g] = sum;
+        carry[g] += borrow - part.sum_carry + carried;
+        self.counts[g] = left;
+        Ok(())
+    }
+
     /// The sums checked against `precision` digits, stored as `O`: a group
     /// without valid rows is null, one beyond the precision fails by
     /// `policies.on_overflow` (its row is its group).
@@ -1322,6 +1368,45 @@ mod tests {
             merged.group(0),
             Some(GroupSum { sum_low: i256::from_i128(-4), sum_carry: 0, count: 8 })
         );
+    }
+
+    /// Rows taken out again (a sliding frame) leave the sum and count of the
+    /// rows that stay, exactly, in either form: narrow 64-bit values, and
+    /// `i256` values whose running sum left `i256` (`i256::MIN` among them,
+    /// whose negation does not fit).
+    #[rstest]
+    #[case::narrow(vec![i256::from_i128(i64::MAX.into()), i256::from_i128(-7), i256::from_i128(i64::MIN.into())], 2)]
+    #[case::beyond_i256(vec![i256::MAX, i256::MAX, i256::MAX, i256::ONE], 2)]
+    #[case::min_leaves(vec![i256::MIN, i256::MIN, i256::MAX, i256::from_i128(-3)], 1)]
+    #[case::all_leave(vec![i256::MIN, i256::MAX, i256::MIN], 3)]
+    fn retracted_rows_leave_the_sum_of_the_rest(#[case] rows: Vec<i256>, #[case] leaving: usize) {
+        let mut sums = GroupSums::new(1);
+        sums.update(Operand::array(&rows[..]), None, &Rows::new(rows.len())).unwrap();
+        let mut gone = GroupSums::new(1);
+        let first = &rows[..leaving];
+        gone.update(Operand::array(first), None, &Rows::new(leaving)).unwrap();
+        sums.retract(0, gone.group(0).unwrap()).unwrap();
+        let mut oracle = Oracle::new(1);
+        oracle.add(&rows[leaving..], None, None);
+        assert_exact(&sums, &oracle, "retracted");
+    }
+
+    /// A part counting more rows than the group holds, or one no rows add up
+    /// to, is refused and takes nothing out.
+    #[rstest]
+    #[case::more_rows_than_held(GroupSum { sum_low: i256::ONE, sum_carry: 0, count: 3 })]
+    #[case::sum_without_rows(GroupSum { sum_low: i256::ONE, sum_carry: 0, count: 0 })]
+    #[case::count_beyond_i64(GroupSum { sum_low: i256::ZERO, sum_carry: 0, count: u64::MAX })]
+    fn retracting_what_was_not_added_is_refused(#[case] part: GroupSum) {
+        let mut sums = GroupSums::new(1);
+        sums.update(Operand::array(&[5i64, 6][..]), None, &Rows::new(2)).unwrap();
+        let before = sums.clone();
+        assert_eq!(sums.retract(0, part), Err(KernelError::StateOutOfRange));
+        assert_eq!(
+            sums.retract(1, part),
+            Err(KernelError::GroupOutOfRange { row: 0, group: 1, groups: 1 })
+        );
+        assert_eq!(sums, before);
     }
 
     /// Groups `0..5` holding `g + 1` rows of the value `10^g` (and, when
