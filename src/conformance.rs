@@ -202,8 +202,9 @@ pub fn reference_compare<'a>(
 ///
 /// # Errors
 /// As the aggregates: the profile refusing the input, a length mismatch,
-/// the first row whose group is out of range, and the first failing group
-/// under the `Error` overflow policy.
+/// the first row whose group is out of range, a number of groups memory
+/// cannot hold, and the first failing group under the `Error` overflow
+/// policy.
 pub fn reference_aggregate(
     op: AggregateOp,
     values: &DecimalArray,
@@ -224,10 +225,10 @@ pub fn reference_aggregate(
     {
         return Err(DecimalError::GroupOutOfRange { row, group, total_groups });
     }
-    let mut sums = vec![BigInt::zero(); total_groups];
-    let mut counts = vec![0u64; total_groups];
+    let mut sums = per_group(BigInt::zero(), total_groups)?;
+    let mut counts = per_group(0u64, total_groups)?;
     // The least and greatest valid value of each group.
-    let mut extremes: Vec<Option<(BigInt, BigInt)>> = vec![None; total_groups];
+    let mut extremes: Vec<Option<(BigInt, BigInt)>> = per_group(None, total_groups)?;
     for (row, &group) in group_indices.iter().enumerate() {
         if let Some(v) = Operand::Array(values).value(row) {
             let v = text::i256_to_bigint(v);
@@ -265,6 +266,15 @@ pub fn reference_aggregate(
         value: value(group).map_or_else(String::new, |v| text::format(&v, result.scale())),
     };
     reference_rows(total_groups, result, options, outcome, error)
+}
+
+/// `groups` copies of `fill`, or [`DecimalError::TooManyGroups`] when
+/// memory for them cannot be had: a count from input never panics.
+fn per_group<T: Clone>(fill: T, groups: usize) -> Result<Vec<T>, DecimalError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(groups).map_err(|_| DecimalError::TooManyGroups { groups })?;
+    v.resize(groups, fill);
+    Ok(v)
 }
 
 /// The result the [semantics](crate::semantics) define for reading the

@@ -1373,6 +1373,38 @@ mod arrow {
         assert_eq!((got.len(), got.null_count()), (2, 2));
     }
 
+    /// The grouped aggregates of `decimal_kernels::arrow`, by name.
+    type ArrowGrouped = fn(&dyn Array, &[usize], usize) -> Result<ArrayRef, ArrowError>;
+
+    /// A group count no memory holds is refused by every grouped Arrow
+    /// aggregate, at every width, as an `ArrowError::MemoryError`: never a
+    /// panic or an abort.
+    #[rstest]
+    #[case::usize_max(usize::MAX)]
+    #[case::half_isize_max(isize::MAX as usize / 2)]
+    #[case::two_to_40(1 << 40)]
+    fn arrow_group_count_beyond_memory(
+        #[case] groups: usize,
+        #[values(
+            decimal_kernels::arrow::sum_groups,
+            decimal_kernels::arrow::avg_groups,
+            decimal_kernels::arrow::min_groups,
+            decimal_kernels::arrow::max_groups
+        )]
+        f: ArrowGrouped,
+    ) {
+        let want = ArrowError::MemoryError(format!("cannot hold the state of {groups} groups"));
+        let arrays: [ArrayRef; 4] = [
+            Arc::new(Decimal32Array::from(vec![Some(150), None, Some(-225)])),
+            Arc::new(Decimal64Array::from(vec![Some(150), None, Some(-225)])),
+            Arc::new(decimal128(&[Some(150), None, Some(-225)], 10, 2)),
+            Arc::new(Decimal256Array::from(vec![Some(i256::from(150)), None, Some(i256::MIN)])),
+        ];
+        for array in &arrays {
+            assert_arrow_error(f(array.as_ref(), &[0, 1, 0], groups), &want);
+        }
+    }
+
     /// Any Arrow decimal type (valid or not: zero precision, precision beyond
     /// the width, scales down to -128) with the native extremes as values:
     /// every call returns a result or one of the four documented errors.
@@ -1560,6 +1592,33 @@ mod aggregates {
         let before = (acc.groups(), results(&acc));
         assert_error(acc.update(&money(), groups, None, total_groups), &want, &message);
         assert_eq!((acc.groups(), results(&acc)), before, "a failed update adds nothing");
+    }
+
+    /// Group counts no memory holds, for every grouped entry point: a
+    /// `Vec` cannot count their bytes (`usize::MAX`, half of `isize::MAX`)
+    /// or no allocator can give them (`2^40` groups, terabytes of state).
+    /// Each is refused with an error, never a panic or an abort, and an
+    /// accumulator that refuses it keeps its groups and values.
+    #[rstest]
+    #[case::usize_max(usize::MAX)]
+    #[case::half_isize_max(isize::MAX as usize / 2)]
+    #[case::two_to_40(1 << 40)]
+    fn group_count_beyond_memory(
+        #[case] total_groups: usize,
+        #[values(AggregateOp::Sum, AggregateOp::Avg, AggregateOp::Min, AggregateOp::Max)]
+        op: AggregateOp,
+    ) {
+        let want = DecimalError::TooManyGroups { groups: total_groups };
+        let message = format!("cannot hold the state of {total_groups} groups");
+        let options = ArithmeticOptions::default();
+        assert_error(grouped(op, &money(), &[0, 1, 1, 0], total_groups, &options), &want, &message);
+        let mut acc = holding_money(op);
+        let before = (acc.groups(), results(&acc));
+        assert_error(acc.update(&money(), &[0, 1, 1, 0], None, total_groups), &want, &message);
+        assert_eq!((acc.groups(), results(&acc)), before, "a refused update adds nothing");
+        let state = holding_money(op).state(None);
+        assert_error(acc.merge(&state, &[1, 0], total_groups), &want, &message);
+        assert_eq!((acc.groups(), results(&acc)), before, "a refused merge adds nothing");
     }
 
     #[rstest]

@@ -1,7 +1,7 @@
 //! Every public entry point of the kernels crate (the operators of two
 //! operands and `rescale`, `neg`, `abs`; the float casts `from_float` and
-//! `to_float`), driven with specs no profile
-//! would produce: shifts across the whole `i32` (and `u32`) range,
+//! `to_float`; the grouped aggregates' group counts), driven with specs no
+//! profile would produce: shifts across the whole `i32` (and `u32`) range,
 //! precisions 0 and 255, sums rescaled by any shift after alignment, zero divisors, every rounding mode and policy,
 //! empty, one-row and block-crossing inputs, mixed storage, scalars, and
 //! every output width. Each call must return a result or an error, never
@@ -9,13 +9,14 @@
 //! of the same spec.
 
 use decimal_kernels_native::{
-    AddSpec, Column, DivSpec, FromFloatSpec, KernelError, MulSpec, Operand, Output, OverflowPolicy,
-    Policies, RemSpec, RescaleSpec, RoundingMode, Rows, Storage, abs, add, div, from_float, i256,
-    mul, neg, rem, rescale, sub, to_float,
+    AddSpec, Column, DivSpec, Extreme, FromFloatSpec, GroupExtremes, GroupSums, KernelError,
+    MulSpec, Operand, Output, OverflowPolicy, Policies, RemSpec, RescaleSpec, RoundingMode, Rows,
+    Storage, abs, add, div, from_float, i256, mul, neg, rem, rescale, sub, to_float,
 };
 use decimal_kernels_native::{NullBuffer, ScalarBuffer};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
+use rstest::rstest;
 
 const SHIFTS: [i32; 14] =
     [i32::MIN, -100_000, -400, -155, -77, -1, 0, 1, 38, 77, 155, 400, 100_000, i32::MAX];
@@ -585,6 +586,63 @@ fn decimals_to_floats_with_hostile_specs() {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Group counts no memory holds: a `Vec` cannot count their bytes
+/// (`usize::MAX`, half of `isize::MAX`), or no allocator gives them (`2^40`
+/// groups, terabytes of state).
+const HOSTILE_GROUPS: [usize; 3] = [usize::MAX, isize::MAX as usize / 2, 1 << 40];
+
+/// `GroupSums::sum_batch` with `groups` groups, out of `values`: every row
+/// in a group below 2, all of it read as `O`.
+#[track_caller]
+fn sum_batch_of<O: Storage>(values: Operand<'_>, groups: usize) -> Result<Output<O>, KernelError> {
+    GroupSums::sum_batch(values, &[0, 1, 0], groups, 38, &Rows::new(3))
+}
+
+/// A single batch summed by group into a group count no memory holds is
+/// refused, whatever the column's width (its own `i64` path or the general
+/// one): never a panic or an abort.
+#[rstest]
+#[case::usize_max(HOSTILE_GROUPS[0])]
+#[case::half_isize_max(HOSTILE_GROUPS[1])]
+#[case::two_to_40(HOSTILE_GROUPS[2])]
+fn sum_batch_into_a_group_count_beyond_memory(#[case] groups: usize) {
+    let want = Err(KernelError::TooManyGroups { groups });
+    let (narrow, wide) = ([150i64, -5, i64::MAX], [i256::MAX, i256::ONE, i256::MIN]);
+    assert_eq!(sum_batch_of::<i128>(Operand::array(&narrow[..]), groups).map(|_| ()), want);
+    assert_eq!(sum_batch_of::<i256>(Operand::array(&wide[..]), groups).map(|_| ()), want);
+}
+
+/// Running sums and extremes asked to grow to a group count no memory holds
+/// refuse it and keep their groups and values, narrow or widened (the
+/// `i256` sums, the `i128` and `i256` extremes, grown in more vectors).
+#[rstest]
+#[case::usize_max(HOSTILE_GROUPS[0])]
+#[case::half_isize_max(HOSTILE_GROUPS[1])]
+#[case::two_to_40(HOSTILE_GROUPS[2])]
+fn states_refuse_a_group_count_beyond_memory(#[case] groups: usize) {
+    let want = Err(KernelError::TooManyGroups { groups });
+    let (narrow, wide) = ([150i64, -5, 7], [i256::MAX, i256::ONE, i256::MIN]);
+    let wider = [i128::MAX, -1, 3];
+    let columns =
+        [Operand::array(&narrow[..]), Operand::array(&wider[..]), Operand::array(&wide[..])];
+    for values in columns {
+        let mut sums = GroupSums::new(2);
+        sums.update(values, Some(&[0, 1, 0]), &Rows::new(3)).unwrap();
+        let before = sums.clone();
+        assert_eq!(sums.resize(groups), want);
+        assert_eq!(sums, before, "a refused resize keeps the sums");
+        assert_eq!(sums.allocated_bytes(), before.allocated_bytes(), "and gives the room back");
+        for extreme in [Extreme::Min, Extreme::Max] {
+            let mut extremes = GroupExtremes::new(extreme, 2);
+            extremes.update(values, Some(&[0, 1, 0]), &Rows::new(3)).unwrap();
+            let before = extremes.clone();
+            assert_eq!(extremes.resize(groups), want);
+            assert_eq!(extremes, before, "a refused resize keeps the extremes");
+            assert_eq!(extremes.allocated_bytes(), before.allocated_bytes());
         }
     }
 }

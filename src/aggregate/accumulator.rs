@@ -84,7 +84,7 @@ impl Running {
         }
     }
 
-    fn resize(&mut self, groups: usize) {
+    fn resize(&mut self, groups: usize) -> Result<(), KernelError> {
         match self {
             Self::Sums(sums) => sums.resize(groups),
             Self::Extremes(extremes) => extremes.resize(groups),
@@ -167,8 +167,10 @@ impl Accumulator {
     /// (a narrower precision at the same scale is accepted);
     /// [`DecimalError::LengthMismatch`] when `group_indices` or `filter` do not
     /// have a row per value; [`DecimalError::GroupOutOfRange`] for the first
-    /// row whose group is not below the number of groups. Nothing is added
-    /// when it fails, not even the groups up to `total_groups`.
+    /// row whose group is not below the number of groups;
+    /// [`DecimalError::TooManyGroups`] when memory for `total_groups` groups
+    /// cannot be had. Nothing is added when it fails, not even the groups up
+    /// to `total_groups`.
     pub fn update(
         &mut self,
         values: &DecimalArray,
@@ -184,7 +186,7 @@ impl Accumulator {
         ])?;
         let groups = self.groups();
         if total_groups > groups {
-            self.running.resize(total_groups);
+            self.running.resize(total_groups).map_err(|e| self.kernel_error(e))?;
         }
         let filter = filter.map(|f| NullBuffer::new(f.clone()));
         let nulls = NullBuffer::union(values.nulls(), filter.as_ref());
@@ -192,8 +194,9 @@ impl Accumulator {
         let operand = Operand::Array(values).kernel_operand();
         if let Err(e) = self.running.update(operand, Some(group_indices), &rows) {
             // The kernels add nothing when they fail; the groups made for
-            // the batch go too.
-            self.running.resize(groups);
+            // the batch go too (dropping groups allocates nothing: it cannot
+            // fail).
+            let _ = self.running.resize(groups);
             return Err(self.kernel_error(e));
         }
         Ok(())
@@ -300,7 +303,7 @@ impl Accumulator {
     pub(crate) fn update_whole(&mut self, values: &DecimalArray) -> Result<(), DecimalError> {
         self.check_type(values)?;
         if self.groups() == 0 {
-            self.running.resize(1);
+            self.running.resize(1).map_err(|e| self.kernel_error(e))?;
         }
         let rows = Rows::new(values.len()).with_nulls(values.nulls());
         let operand = Operand::Array(values).kernel_operand();
@@ -314,7 +317,8 @@ impl Accumulator {
     /// [`DecimalError::TypeMismatch`] when `state` was made from values of
     /// another scale; [`DecimalError::LengthMismatch`] when `group_indices`
     /// does not have a row per state row; [`DecimalError::GroupOutOfRange`]
-    /// as for [`update`](Self::update); [`DecimalError::InvalidState`] for a
+    /// and [`DecimalError::TooManyGroups`] as for [`update`](Self::update)
+    /// (nothing is added then); [`DecimalError::InvalidState`] for a
     /// state that no rows add up to, or one of another kind (extremes merged
     /// into a sum or mean, sums into an extreme; a `min` state merged into a
     /// `max` accumulator is not told apart, and is folded as `max`). The rows
@@ -338,12 +342,13 @@ impl Accumulator {
             });
         }
         if total_groups > self.groups() {
-            self.running.resize(total_groups);
+            self.running.resize(total_groups).map_err(|e| self.kernel_error(e))?;
         }
         let out_of_range = |row: usize, e: KernelError, reason: &str| match e {
             KernelError::GroupOutOfRange { group, groups, .. } => {
                 DecimalError::GroupOutOfRange { row, group, total_groups: groups }
             }
+            KernelError::TooManyGroups { groups } => DecimalError::TooManyGroups { groups },
             _ => DecimalError::InvalidState { reason: format!("row {row} is not {reason}") },
         };
         match &mut self.running {
@@ -435,6 +440,7 @@ impl Accumulator {
             KernelError::LengthMismatch { expected, actual } => {
                 DecimalError::LengthMismatch { expected, actual }
             }
+            KernelError::TooManyGroups { groups } => DecimalError::TooManyGroups { groups },
             _ => DecimalError::StorageTooNarrow { dtype: self.result, width: self.width },
         }
     }

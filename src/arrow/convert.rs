@@ -160,6 +160,7 @@ impl From<DecimalError> for ArrowError {
             DecimalError::DivideByZero { .. } => Self::DivideByZero,
             DecimalError::LengthMismatch { .. } => Self::ComputeError(message),
             DecimalError::Parse { .. } => Self::ParseError(message),
+            DecimalError::TooManyGroups { .. } => Self::MemoryError(message),
             _ => Self::InvalidArgumentError(message),
         }
     }

@@ -304,6 +304,22 @@ pub enum DecimalError {
         /// The number of groups.
         total_groups: usize,
     },
+    /// A number of groups whose aggregate state memory cannot hold: it
+    /// could not be allocated, and nothing was added.
+    ///
+    /// ```
+    /// use decimal_kernels::aggregate::sum_groups;
+    /// use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalError, DecimalType};
+    /// let a = DecimalArray::from_strs(DecimalType::try_new(5, 2)?, &[Some("1.00")])?;
+    /// let err = sum_groups(&a, &[0], usize::MAX, &ArithmeticOptions::default()).unwrap_err();
+    /// assert_eq!(err, DecimalError::TooManyGroups { groups: usize::MAX });
+    /// assert_eq!(err.to_string(), format!("cannot hold the state of {} groups", usize::MAX));
+    /// # Ok::<(), DecimalError>(())
+    /// ```
+    TooManyGroups {
+        /// The number of groups asked for.
+        groups: usize,
+    },
     /// Values of another type than the aggregate was made for.
     TypeMismatch {
         /// The type expected.
@@ -424,6 +440,9 @@ impl fmt::Display for DecimalError {
             }
             Self::GroupOutOfRange { row, group, total_groups } => {
                 write!(f, "row {row} belongs to group {group}, beyond the {total_groups} groups")
+            }
+            Self::TooManyGroups { groups } => {
+                write!(f, "cannot hold the state of {groups} groups")
             }
             Self::TypeMismatch { expected, actual } => {
                 write!(f, "expected values of {expected}, found {actual}")

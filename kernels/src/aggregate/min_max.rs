@@ -40,7 +40,7 @@
 use arrow_buffer::{NullBuffer, i256};
 use ethnum::I256;
 
-use crate::aggregate::{first_out_of_range, for_each_block};
+use crate::aggregate::{first_out_of_range, for_each_block, reserve_groups};
 use crate::columns::column::{Column, with_column};
 use crate::columns::in_place::InPlace;
 use crate::columns::operand::{Operand, Values};
@@ -112,6 +112,10 @@ enum Values64To256 {
 
 impl GroupExtremes {
     /// `groups` groups that have met no row.
+    ///
+    /// # Panics
+    /// As `vec!`, when memory for `groups` groups cannot be had: a count
+    /// from input goes to [`resize`](Self::resize), which refuses it.
     #[must_use]
     pub fn new(extreme: Extreme, groups: usize) -> Self {
         let identity = identity::<i64>(extreme);
@@ -149,7 +153,17 @@ impl GroupExtremes {
 
     /// Makes it `groups` groups: new ones have met no row, groups from
     /// `groups` on are dropped.
-    pub fn resize(&mut self, groups: usize) {
+    ///
+    /// # Errors
+    /// [`KernelError::TooManyGroups`] when memory for `groups` groups cannot
+    /// be had; it is then left as it was.
+    pub fn resize(&mut self, groups: usize) -> Result<(), KernelError> {
+        match &mut self.values {
+            Values64To256::I64(v) => reserve_groups(groups, [v, &mut self.seen])?,
+            Values64To256::I128(v) => reserve_groups(groups, [v, &mut self.seen])?,
+            Values64To256::I256(v) => reserve_groups(groups, [v, &mut self.seen])?,
+        }
+        // The room is reserved: nothing below allocates, or fails.
         let extreme = self.extreme;
         self.seen.resize(groups, false);
         match &mut self.values {
@@ -157,6 +171,7 @@ impl GroupExtremes {
             Values64To256::I128(v) => v.resize(groups, identity(extreme)),
             Values64To256::I256(v) => v.resize(groups, identity(extreme)),
         }
+        Ok(())
     }
 
     /// Takes out the first `n` groups (all when `n` exceeds their number);
@@ -193,7 +208,9 @@ impl GroupExtremes {
     /// validity do not have `rows.len` rows; [`KernelError::GroupOutOfRange`]
     /// for the first row whose group is not below [`len`](Self::len) (with
     /// `groups` `None`: when there is no group); [`KernelError::UnsupportedSpec`]
-    /// for a single value. Nothing changes when it fails.
+    /// for a single value; [`KernelError::TooManyGroups`] when memory for
+    /// the extremes widened to the column's width cannot be had. Nothing
+    /// changes when it fails.
     pub fn update(
         &mut self,
         values: Operand<'_>,
@@ -222,8 +239,8 @@ impl GroupExtremes {
                         groups: len,
                     });
                 }
+                self.widen(values.declared_work())?;
                 self.vouch(values.precision);
-                self.widen(values.declared_work());
                 self.update_grouped(&column, groups, rows.nulls);
                 Ok(())
             }
@@ -232,12 +249,12 @@ impl GroupExtremes {
                     return Err(KernelError::GroupOutOfRange { row: 0, group: 0, groups: 0 });
                 }
                 let (extreme, precision) = (self.extreme, values.precision);
-                self.vouch(precision);
                 if let Some(value) =
                     column_extreme(Runnable::active(), extreme, &column, precision, rows.nulls)
                 {
-                    self.fold_value(0, value);
+                    self.fold_value(0, value)?;
                 }
+                self.vouch(precision);
                 Ok(())
             }
         }
@@ -247,14 +264,16 @@ impl GroupExtremes {
     /// into group `g`; `None` (a group that met no row) changes nothing.
     ///
     /// # Errors
-    /// [`KernelError::GroupOutOfRange`] (row 0) when `g` is not a group.
+    /// [`KernelError::GroupOutOfRange`] (row 0) when `g` is not a group;
+    /// [`KernelError::TooManyGroups`] when memory for the extremes widened
+    /// to the part's width cannot be had. Nothing changes when it fails.
     pub fn merge(&mut self, g: usize, part: Option<i256>) -> Result<(), KernelError> {
         if g >= self.len() {
             return Err(KernelError::GroupOutOfRange { row: 0, group: g, groups: self.len() });
         }
         if let Some(value) = part {
+            self.fold_value(g, value)?;
             self.vouch(None);
-            self.fold_value(g, value);
         }
         Ok(())
     }
@@ -302,32 +321,36 @@ impl GroupExtremes {
     }
 
     /// Keeps the extremes at `width` at least; a group that has met no row
-    /// takes the wider identity.
-    fn widen(&mut self, width: WorkWidth) {
+    /// takes the wider identity. [`KernelError::TooManyGroups`], the
+    /// extremes left as they were, when memory for the wider ones cannot be
+    /// had.
+    fn widen(&mut self, width: WorkWidth) -> Result<(), KernelError> {
         if width <= self.width() {
-            return;
+            return Ok(());
         }
         let extreme = self.extreme;
         let seen = &self.seen;
         self.values = match (&self.values, width) {
             (Values64To256::I64(v), WorkWidth::I128) => {
-                Values64To256::I128(widened(v, seen, extreme))
+                Values64To256::I128(widened(v, seen, extreme)?)
             }
-            (Values64To256::I64(v), _) => Values64To256::I256(widened(v, seen, extreme)),
-            (Values64To256::I128(v), _) => Values64To256::I256(widened(v, seen, extreme)),
+            (Values64To256::I64(v), _) => Values64To256::I256(widened(v, seen, extreme)?),
+            (Values64To256::I128(v), _) => Values64To256::I256(widened(v, seen, extreme)?),
             // Already at the widest width: `width <= self.width()` above.
-            (Values64To256::I256(_), _) => return,
+            (Values64To256::I256(_), _) => return Ok(()),
         };
+        Ok(())
     }
 
-    /// Folds one valid value into group `g` (below `len`).
-    fn fold_value(&mut self, g: usize, value: i256) {
+    /// Folds one valid value into group `g` (below `len`); fails, changing
+    /// nothing, as [`widen`](Self::widen).
+    fn fold_value(&mut self, g: usize, value: i256) -> Result<(), KernelError> {
         let width = match value.to_i128() {
             Some(v) if i64::try_from(v).is_ok() => WorkWidth::I64,
             Some(_) => WorkWidth::I128,
             None => WorkWidth::I256,
         };
-        self.widen(width);
+        self.widen(width)?;
         let extreme = self.extreme;
         let seen = self.seen[g];
         match &mut self.values {
@@ -345,6 +368,7 @@ impl GroupExtremes {
             }
         }
         self.seen[g] = true;
+        Ok(())
     }
 
     /// Folds the valid rows of `column` into their groups (all in range),
@@ -371,10 +395,18 @@ fn take_front<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
     if n >= v.len() { core::mem::take(v) } else { v.drain(..n).collect() }
 }
 
-/// `values` as `W`, a group that met no row at `W`'s identity.
-fn widened<N: Copy, W: Lane + From<N>>(values: &[N], seen: &[bool], extreme: Extreme) -> Vec<W> {
+/// `values` as `W`, a group that met no row at `W`'s identity;
+/// [`KernelError::TooManyGroups`] when memory for them cannot be had.
+fn widened<N: Copy, W: Lane + From<N>>(
+    values: &[N],
+    seen: &[bool],
+    extreme: Extreme,
+) -> Result<Vec<W>, KernelError> {
     let wide_identity = identity::<W>(extreme);
-    values.iter().zip(seen).map(|(&v, &s)| if s { W::from(v) } else { wide_identity }).collect()
+    let mut wide = Vec::new();
+    reserve_groups(values.len(), [&mut wide])?;
+    wide.extend(values.iter().zip(seen).map(|(&v, &s)| if s { W::from(v) } else { wide_identity }));
+    Ok(wide)
 }
 
 /// A value type the extremes are taken in: its order is the decimals'.
@@ -1383,7 +1415,7 @@ mod tests {
         let n = n.min(3);
         assert_groups(&taken, &want[..n], "taken");
         assert_groups(&extremes, &want[n..], "kept");
-        extremes.resize(5 - n);
+        extremes.resize(5 - n).unwrap();
         let mut kept = want[n..].to_vec();
         kept.resize(5 - n, None);
         assert_groups(&extremes, &kept, "resized");

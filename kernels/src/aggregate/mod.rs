@@ -7,9 +7,11 @@ pub(crate) mod min_max;
 pub(crate) mod sum;
 
 use core::mem::MaybeUninit;
+use std::collections::TryReserveError;
 
 use crate::columns::column::Column;
 use crate::columns::in_place::InPlace;
+use crate::driver::error::KernelError;
 
 /// Rows an aggregate reads into a work type at a time.
 pub(crate) const BLOCK_ROWS: usize = 1024;
@@ -24,6 +26,54 @@ pub(crate) fn for_each_block<W: InPlace>(column: &Column<'_>, mut each: impl FnM
         each(start, column.rows::<W>(start, rows, &mut scratch));
         start += rows;
     }
+}
+
+/// One vector of a state's per-group values, whatever its element type.
+pub(crate) trait PerGroup {
+    /// Room for `groups` elements in all, or the allocator's refusal.
+    fn try_room_for(&mut self, groups: usize) -> Result<(), TryReserveError>;
+    /// The elements it has room for.
+    fn room(&self) -> usize;
+    /// Gives back the room beyond `room` (never below its length).
+    fn release_to(&mut self, room: usize);
+}
+
+impl<T> PerGroup for Vec<T> {
+    fn try_room_for(&mut self, groups: usize) -> Result<(), TryReserveError> {
+        self.try_reserve_exact(groups.saturating_sub(self.len()))
+    }
+
+    fn room(&self) -> usize {
+        self.capacity()
+    }
+
+    fn release_to(&mut self, room: usize) {
+        self.shrink_to(room);
+    }
+}
+
+/// Reserves room for `groups` groups in every vector of a state, all or
+/// none: the one place where a group count an input gives (a `total_groups`,
+/// a state widened to more bytes a group) becomes memory. A count whose
+/// bytes a `Vec` cannot count, or that the allocator refuses, is
+/// [`KernelError::TooManyGroups`] rather than a panic or an abort, and the
+/// room reserved for the vectors before the refused one is given back (an
+/// engine's memory accounting reads the capacities). With the room
+/// reserved, growing the vectors to `groups` elements allocates nothing.
+pub(crate) fn reserve_groups<const N: usize>(
+    groups: usize,
+    mut vectors: [&mut dyn PerGroup; N],
+) -> Result<(), KernelError> {
+    let before = vectors.each_ref().map(|v| v.room());
+    for i in 0..N {
+        if vectors[i].try_room_for(groups).is_err() {
+            for (v, &room) in vectors.iter_mut().zip(&before).take(i) {
+                v.release_to(room);
+            }
+            return Err(KernelError::TooManyGroups { groups });
+        }
+    }
+    Ok(())
 }
 
 /// The first row whose group index is not below `len` (the number of
@@ -73,5 +123,36 @@ mod tests {
         assert_eq!(all_below(groups, len), below);
         assert_eq!(all_below(groups, len), groups.iter().all(|&g| g < len));
         assert_eq!(first_out_of_range(groups, len), groups.iter().position(|&g| g >= len));
+    }
+
+    /// A vector whose allocator refuses any room beyond what it has.
+    struct Refusing;
+
+    impl PerGroup for Refusing {
+        fn try_room_for(&mut self, _: usize) -> Result<(), TryReserveError> {
+            Err(Vec::<u64>::new().try_reserve(usize::MAX).expect_err("beyond isize::MAX bytes"))
+        }
+
+        fn room(&self) -> usize {
+            0
+        }
+
+        fn release_to(&mut self, _: usize) {}
+    }
+
+    /// Room is reserved in every vector or none: one refused gives back
+    /// the room reserved for those before it, and leaves the others alone.
+    #[test]
+    fn room_is_reserved_in_all_vectors_or_none() {
+        let (mut first, mut last) = (vec![1u64, 2], vec![3u8; 5]);
+        let rooms = (first.capacity(), last.capacity());
+        let got = reserve_groups(1000, [&mut first, &mut Refusing, &mut last]);
+        assert_eq!(got, Err(KernelError::TooManyGroups { groups: 1000 }));
+        assert_eq!((first.capacity(), last.capacity()), rooms);
+        assert_eq!((first, last), (vec![1, 2], vec![3; 5]));
+        let (mut a, mut b) = (vec![0u64; 3], Vec::<bool>::new());
+        reserve_groups(1000, [&mut a, &mut b]).unwrap();
+        assert!(a.capacity() >= 1000 && b.capacity() >= 1000);
+        assert_eq!((a.len(), b.len()), (3, 0), "reserving adds no group");
     }
 }

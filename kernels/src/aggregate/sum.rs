@@ -29,7 +29,7 @@
 use arrow_buffer::{BooleanBuffer, NullBuffer, i256};
 use ethnum::I256;
 
-use crate::aggregate::{BLOCK_ROWS, first_out_of_range, for_each_block};
+use crate::aggregate::{BLOCK_ROWS, first_out_of_range, for_each_block, reserve_groups};
 use crate::columns::column::Column;
 use crate::columns::operand::{Operand, Values};
 use crate::columns::storage::Storage;
@@ -98,6 +98,10 @@ pub(crate) enum Sums {
 
 impl GroupSums {
     /// `groups` empty groups.
+    ///
+    /// # Panics
+    /// As `vec!`, when memory for `groups` groups cannot be had: a count
+    /// from input goes to [`resize`](Self::resize), which refuses it.
     #[must_use]
     pub fn new(groups: usize) -> Self {
         Self { sums: Sums::Narrow(vec![0; groups]), counts: vec![0; groups] }
@@ -130,7 +134,18 @@ impl GroupSums {
 
     /// Makes it `groups` groups: new ones are empty, groups from `groups` on
     /// are dropped.
-    pub fn resize(&mut self, groups: usize) {
+    ///
+    /// # Errors
+    /// [`KernelError::TooManyGroups`] when memory for `groups` groups cannot
+    /// be had; it is then left as it was.
+    pub fn resize(&mut self, groups: usize) -> Result<(), KernelError> {
+        match &mut self.sums {
+            Sums::Narrow(sums) => reserve_groups(groups, [sums, &mut self.counts])?,
+            Sums::I256Carry { low, carry } => {
+                reserve_groups(groups, [low, carry, &mut self.counts])?;
+            }
+        }
+        // The room is reserved: nothing below allocates, or fails.
         self.counts.resize(groups, 0);
         match &mut self.sums {
             Sums::Narrow(sums) => sums.resize(groups, 0),
@@ -139,6 +154,7 @@ impl GroupSums {
                 carry.resize(groups, 0);
             }
         }
+        Ok(())
     }
 
     /// Takes out the first `n` groups (all when `n` exceeds their number);
@@ -183,7 +199,9 @@ impl GroupSums {
     /// validity do not have `rows.len` rows; [`KernelError::GroupOutOfRange`]
     /// for the first row whose group is not below [`len`](Self::len) (with
     /// `groups` `None`: when there is no group); [`KernelError::UnsupportedSpec`]
-    /// for a single value. Nothing is added when it fails.
+    /// for a single value; [`KernelError::TooManyGroups`] when memory for
+    /// the sums widened to `i256` cannot be had. Nothing is added when it
+    /// fails.
     pub fn update(
         &mut self,
         values: Operand<'_>,
@@ -214,7 +232,7 @@ impl GroupSums {
             return Err(out_of_range(row, groups));
         }
         if bound.is_none() {
-            self.i256_carry();
+            self.i256_carry()?;
         }
         match groups {
             Some(groups) => {
@@ -260,7 +278,9 @@ impl GroupSums {
     /// [`KernelError::GroupOutOfRange`] (row 0) when `g` is not a group;
     /// [`KernelError::StateOutOfRange`] when `part` or the merged state is
     /// not one that rows can add up to: a count beyond `2^60`, a sum beyond
-    /// `count * 2^255` in magnitude.
+    /// `count * 2^255` in magnitude; [`KernelError::TooManyGroups`] when
+    /// memory for the sums widened to `i256` cannot be had. Nothing is added
+    /// when it fails.
     pub fn merge(&mut self, g: usize, part: GroupSum) -> Result<(), KernelError> {
         let groups = self.len();
         let Some(count) = self.counts.get(g).copied() else {
@@ -283,7 +303,7 @@ impl GroupSums {
                 _ => {}
             }
         }
-        let (low, carry) = self.i256_carry();
+        let (low, carry) = self.i256_carry()?;
         let (sum, carried) = add_carrying(low[g], i256_to_ethnum(part.sum_low));
         low[g] = sum;
         carry[g] += part.sum_carry + carried;
@@ -394,7 +414,9 @@ impl GroupSums {
     /// ```
     ///
     /// # Errors
-    /// As [`update`](Self::update) and [`finish_sum`](Self::finish_sum).
+    /// As [`update`](Self::update) and [`finish_sum`](Self::finish_sum);
+    /// [`KernelError::TooManyGroups`] when memory for `groups` groups cannot
+    /// be had.
     pub fn sum_batch<O: Storage>(
         values: Operand<'_>,
         group_indices: &[usize],
@@ -407,7 +429,8 @@ impl GroupSums {
             let groups = Rows::new(groups).with_nulls(nonempty.as_ref());
             return check_precision(&sums, precision, &groups.with_policies(rows.policies));
         }
-        let mut sums = Self::new(groups);
+        let mut sums = Self::new(0);
+        sums.resize(groups)?;
         sums.update(values, Some(group_indices), rows)?;
         sums.finish_sum(precision, rows.policies)
     }
@@ -433,17 +456,21 @@ impl GroupSums {
     }
 
     /// The sums as `i256` with carries, moved there first if they are
-    /// narrow (once: they stay so).
-    fn i256_carry(&mut self) -> (&mut [I256], &mut [i64]) {
+    /// narrow (once: they stay so); [`KernelError::TooManyGroups`], the sums
+    /// left narrow, when memory for the wide ones cannot be had.
+    fn i256_carry(&mut self) -> Result<(&mut [I256], &mut [i64]), KernelError> {
         if let Sums::Narrow(sums) = &self.sums {
-            let low = sums.iter().map(|&s| I256::from(s)).collect();
-            self.sums = Sums::I256Carry { low, carry: vec![0; sums.len()] };
+            let (mut low, mut carry) = (Vec::new(), Vec::new());
+            reserve_groups(sums.len(), [&mut low, &mut carry])?;
+            low.extend(sums.iter().map(|&s| I256::from(s)));
+            carry.resize(sums.len(), 0);
+            self.sums = Sums::I256Carry { low, carry };
         }
-        match &mut self.sums {
+        Ok(match &mut self.sums {
             Sums::I256Carry { low, carry } => (low, carry),
             // Never: it was moved to that form above.
             Sums::Narrow(_) => (&mut [], &mut []),
-        }
+        })
     }
 }
 
@@ -635,7 +662,9 @@ fn batch_sums_i64(
             actual: group_indices.len(),
         });
     }
-    let mut sums = vec![0i64; groups];
+    let mut sums = Vec::new();
+    reserve_groups(groups, [&mut sums])?;
+    sums.resize(groups, 0i64);
     let nulls = rows.nulls;
     let declared_narrow = operand.precision.is_some_and(|p| p <= 18);
     let exact = match column {
@@ -1471,7 +1500,7 @@ mod tests {
     #[case::wide_shrink(true, 4)]
     fn resize_adds_empty_groups_or_drops_the_last(#[case] wide: bool, #[case] groups: usize) {
         let (mut sums, oracle) = five_groups(wide);
-        sums.resize(groups);
+        sums.resize(groups).unwrap();
         let mut want = oracle_part(&oracle, 0..groups.min(5));
         want.sums.resize(groups, BigInt::from(0));
         want.counts.resize(groups, 0);
@@ -1538,7 +1567,7 @@ mod tests {
         #[case] group: usize,
     ) {
         let (mut sums, _) = five_groups(false);
-        sums.resize(3);
+        sums.resize(3).unwrap();
         let before = sums.clone();
         // Values beyond 64 bits: a refused batch does not widen either.
         let values = vec![i256::MAX; groups.len()];

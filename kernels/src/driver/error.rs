@@ -49,6 +49,13 @@ pub enum KernelError {
         /// The number of groups.
         groups: usize,
     },
+    /// An aggregate asked for more groups than memory can hold: the state
+    /// of `groups` groups could not be allocated (nor counted in bytes, for
+    /// a number near `usize::MAX`). The state is left as it was.
+    TooManyGroups {
+        /// The number of groups asked for.
+        groups: usize,
+    },
     /// A merged aggregate state is not one that rows can add up to (a count
     /// beyond `2^60`, a sum beyond `count * 2^255` in magnitude).
     StateOutOfRange,

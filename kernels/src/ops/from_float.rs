@@ -41,6 +41,7 @@ use crate::driver::output::{Output, Recycled, compute_output};
 use crate::driver::rows::Rows;
 use crate::driver::unary::run_unary_multiversioned;
 use crate::int::exact_double;
+use crate::int::pow10::{EXACT_POW10_F64, exact_pow10_f64};
 use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
 
 /// The shape of a float → decimal cast on the vectorized path.
@@ -237,15 +238,14 @@ fn cast_bits(
 
 /// The constants of `spec`.
 fn constants(spec: &FromFloatSpec) -> FloatConstants {
-    let power = i32::try_from(spec.scale).ok().filter(|&s| s <= 22).map(|s| 10f64.powi(s));
+    let power = exact_pow10_f64(spec.scale);
     // Beyond 10^22 nothing is served: a limit below every magnitude.
     let (power, limit) = match power {
         Some(power) => {
             // The precision's largest magnitude, within `2^51 - 1` (exact
             // as a double); 10^p - 1 rounds to 10^p beyond 2^53, which the
             // bound on `2^51` keeps out.
-            let precision = i32::from(spec.result_precision);
-            let largest = 10f64.powi(precision.min(16)) - 1.0;
+            let largest = EXACT_POW10_F64[usize::from(spec.result_precision.min(16))] - 1.0;
             (power, largest.min(((1u64 << MAGNITUDE_BITS) - 1) as f64))
         }
         None => (1.0, -1.0),

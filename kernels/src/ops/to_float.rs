@@ -22,6 +22,7 @@ use crate::driver::output::compute_output;
 use crate::driver::rows::Rows;
 use crate::driver::unary::run_unary_multiversioned;
 use crate::int::exact_double;
+use crate::int::pow10::exact_pow10_f64;
 use crate::int::width::WorkWidth;
 
 /// What a cast computes once per call.
@@ -106,10 +107,7 @@ pub fn to_float(
     // A column whose values do not all fit `i64` is loaded into it wrapped:
     // then no row is served, as with a power that is not exact.
     let fits = input.holding_work() <= WorkWidth::I64 || input.measured_bits() <= 63;
-    let power = i32::try_from(scale.unsigned_abs())
-        .ok()
-        .filter(|&s| s <= 22 && fits)
-        .map(|s| 10f64.powi(s));
+    let power = exact_pow10_f64(scale.unsigned_abs()).filter(|_| fits);
     let c = FloatPower::new(power);
     let out = compute_output::<i64>(0, rows, |rows, sink| {
         if scale >= 0 {
@@ -171,7 +169,7 @@ mod tests {
     fn served_rows_are_correctly_rounded(#[case] scale: i32) {
         let values = stored();
         let rows = lenient(values.len());
-        let power = 10f64.powi(scale.abs());
+        let power = exact_pow10_f64(scale.unsigned_abs()).expect("a scale within 10^22");
         for copy in Runnable::all() {
             let operand = Operand::array(&values[..]);
             let out: Output<i64> = if scale >= 0 {
