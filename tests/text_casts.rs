@@ -16,8 +16,8 @@ use arrow_array::{Array, ArrayRef, LargeStringArray, StringArray, StringViewArra
 use arrow_cast::CastOptions;
 use arrow_schema::DataType;
 use decimal_kernels::{
-    ArithmeticOptions, DecimalArray, DecimalError, DecimalType, OverflowPolicy, RoundingMode,
-    StorageWidth, arrow, cast, conformance,
+    ArithmeticOptions, DecimalArray, DecimalError, DecimalScalar, DecimalType, OverflowPolicy,
+    RoundingMode, StorageWidth, arrow, cast, conformance,
 };
 use rstest::rstest;
 use support::types::{ARROW_WIDTHS, dec};
@@ -143,6 +143,62 @@ fn generated_texts_at_precision_76_and_the_narrowest_widths() {
                 to,
                 ArithmeticOptions::fixed_point().with_rounding(mode),
             );
+        }
+    }
+}
+
+/// The two modes of the one grammar: the exact reading (`DecimalScalar::parse`,
+/// `DecimalArray::from_strs`) accepts a text exactly when the rounded one
+/// (`cast::parse`) gives it one value whatever the rounding mode, and then
+/// that value; a text the exact reading refuses is not a number, beyond the
+/// precision, or rounded differently by some two modes.
+#[test]
+fn the_exact_reading_is_the_rounded_one_where_no_rounding_is_needed() {
+    let mut rng = Rng::new(0xe7ac7);
+    let named = [" 7 ", "1e3", "1.234", "\t-2.50E+1\n", "12.5e-1", "0e999", "1.5e-3", "abc"];
+    for round in 0..400 {
+        let to = if round == 0 { dec(10, 2) } else { random_type(&mut rng) };
+        let texts: Vec<String> = if round == 0 {
+            named.iter().map(|t| (*t).to_owned()).collect()
+        } else {
+            (0..16).map(|_| random_text(&mut rng)).collect()
+        };
+        for text in &texts {
+            let exact = DecimalScalar::parse(to, text).map(|s| s.to_string());
+            let column = DecimalArray::from_strs(to, &[Some(text)]).map(|c| c.to_strs());
+            assert_eq!(column, exact.clone().map(|s| vec![Some(s)]), "{text:?} as {to}");
+            let rounded: Vec<Option<String>> = RoundingMode::ALL
+                .iter()
+                .map(|&mode| {
+                    let options = ArithmeticOptions::fixed_point().with_rounding(mode);
+                    let read = cast::parse([Some(text.as_str())], to, &options).ok()?;
+                    read.to_strs().swap_remove(0)
+                })
+                .collect();
+            let one_value = rounded.iter().all(|r| r.is_some() && *r == rounded[0]);
+            match &exact {
+                Ok(value) => assert!(
+                    one_value && rounded[0].as_ref() == Some(value),
+                    "{text:?} as {to}: exact {value}, rounded {rounded:?}"
+                ),
+                Err(e) => assert!(!one_value, "{text:?} as {to}: exact {e}, rounded {rounded:?}"),
+            }
+        }
+        if round == 0 {
+            let exact: Vec<_> = texts.iter().map(|t| DecimalScalar::parse(to, t).ok()).collect();
+            let printed: Vec<_> =
+                exact.iter().map(|s| s.as_ref().map(ToString::to_string)).collect();
+            let want = [
+                Some("7.00"),
+                Some("1000.00"),
+                None,
+                Some("-25.00"),
+                Some("1.25"),
+                Some("0.00"),
+                None,
+                None,
+            ];
+            assert_eq!(printed, want.map(|t| t.map(String::from)));
         }
     }
 }

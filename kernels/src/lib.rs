@@ -64,8 +64,9 @@ extern crate arrow_buffer_59 as arrow_buffer;
 
 #[cfg(not(any(feature = "arrow_59", feature = "arrow_60")))]
 compile_error!(
-    "decimal-kernels-native: no arrow-buffer major selected; enable the feature `arrow_60` \
-     (the default) or `arrow_59`"
+    "decimal-kernels-native: no arrow-rs major selected; enable the feature `arrow_60` (the \
+     default) or `arrow_59` of decimal-kernels (or of decimal-kernels-native, where depended on \
+     directly)"
 );
 
 // Both on is most often an application on arrow 59 that kept the default
@@ -79,65 +80,76 @@ compile_error!(
      default features select arrow 60)"
 );
 
-mod aggregate;
-mod columns;
-mod driver;
-mod int;
-mod ops;
-#[cfg(test)]
-mod testing;
-
-/// The arrow-buffer types in this crate's signatures, from the selected major.
-pub use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer, i256};
-
-pub use aggregate::min_max::{Extreme, GroupExtremes};
-pub use aggregate::sum::{GroupSum, GroupSums};
-pub use columns::column::Column;
-pub use columns::operand::Operand;
-pub use columns::storage::Storage;
-pub use driver::error::KernelError;
-pub use driver::output::{Output, Recycled};
-pub use driver::rows::{OverflowPolicy, Policies, Rows};
-pub use int::rounding::RoundingMode;
-pub use ops::add::add;
-pub use ops::compare::{CompareSpec, compare};
-pub use ops::div::{DivSpec, div};
-pub use ops::from_float::{FromFloatSpec, from_float};
-pub use ops::mul::{MulSpec, mul};
-pub use ops::rem::{RemSpec, rem};
-pub use ops::rescale::{RescaleSpec, rescale};
-pub use ops::round::{RoundSpec, round};
-pub use ops::shared::add_spec::AddSpec;
-pub use ops::sign::{abs, neg};
-pub use ops::sub::sub;
-pub use ops::to_float::{FloatOutput, to_float};
-
-/// The name of the compiled copy of the kernels' loops this process runs:
-/// `"avx512"` (x86-64 with AVX-512 F, DQ, VL and BW), `"avx2"` (x86-64-v3:
-/// AVX2, FMA, BMI1, BMI2, LZCNT, MOVBE) or `"portable"` (the build's target
-/// only, and always off x86-64).
-///
-/// The copy is chosen once per process, at the first call that needs it:
-/// the best one this CPU runs, capped by the environment variable
-/// `DECIMAL_KERNELS_ISA` if it is set to `portable`, `avx2` or `avx512`
-/// (in any case). A level the CPU lacks gives the best one below it that
-/// it runs; an empty value or any other is ignored. Every copy computes
-/// the same results; only their speed differs.
-///
-/// ```
-/// let isa = decimal_kernels_native::active_isa();
-/// assert!(["portable", "avx2", "avx512"].contains(&isa));
-/// // The choice holds for the life of the process.
-/// assert_eq!(decimal_kernels_native::active_isa(), isa);
-/// ```
-pub fn active_isa() -> &'static str {
-    driver::isa::active_name()
+// Every item below needs the arrow-rs major's crates. Without a major they
+// are left out, so that the build reports only the `compile_error!` above,
+// not one unresolved import per use of the missing crate.
+macro_rules! with_arrow_major {
+    ($($item:item)*) => {
+        $(#[cfg(any(feature = "arrow_59", feature = "arrow_60"))] $item)*
+    };
 }
 
-/// The names of the copies of the kernels' loops this CPU runs, from
-/// `"portable"` up: for tests and benchmarks that run each one (through
-/// `DECIMAL_KERNELS_ISA`, see [`active_isa`]). Not part of the stable API.
-#[doc(hidden)]
-pub fn runnable_isas() -> Vec<&'static str> {
-    driver::isa::runnable_names()
+with_arrow_major! {
+    mod aggregate;
+    mod columns;
+    mod driver;
+    mod int;
+    mod ops;
+    #[cfg(test)]
+    mod testing;
+
+    /// The arrow-buffer types in this crate's signatures, from the selected major.
+    pub use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer, i256};
+
+    pub use aggregate::min_max::{Extreme, GroupExtremes};
+    pub use aggregate::sum::{GroupSum, GroupSums};
+    pub use columns::column::Column;
+    pub use columns::operand::Operand;
+    pub use columns::storage::Storage;
+    pub use driver::error::KernelError;
+    pub use driver::output::{Output, Recycled};
+    pub use driver::rows::{OverflowPolicy, Policies, Rows};
+    pub use int::rounding::RoundingMode;
+    pub use ops::add::add;
+    pub use ops::compare::{CompareSpec, compare};
+    pub use ops::div::{DivSpec, div};
+    pub use ops::from_float::{FromFloatSpec, from_float};
+    pub use ops::mul::{MulSpec, mul};
+    pub use ops::rem::{RemSpec, rem};
+    pub use ops::rescale::{RescaleSpec, rescale};
+    pub use ops::round::{RoundSpec, round};
+    pub use ops::shared::add_spec::AddSpec;
+    pub use ops::sign::{abs, neg};
+    pub use ops::sub::sub;
+    pub use ops::to_float::{FloatOutput, to_float};
+
+    /// The name of the compiled copy of the kernels' loops this process runs:
+    /// `"avx512"` (x86-64 with AVX-512 F, DQ, VL and BW), `"avx2"` (x86-64-v3:
+    /// AVX2, FMA, BMI1, BMI2, LZCNT, MOVBE) or `"portable"` (the build's target
+    /// only, and always off x86-64).
+    ///
+    /// The copy is chosen once per process, at the first call that needs it:
+    /// the best one this CPU runs, capped by the environment variable
+    /// `DECIMAL_KERNELS_ISA` if it is set to `portable`, `avx2` or `avx512`
+    /// (in any case). A level the CPU lacks gives the best one below it that
+    /// it runs; an empty value or any other is ignored. Every copy computes
+    /// the same results; only their speed differs.
+    ///
+    /// ```
+    /// let isa = decimal_kernels_native::active_isa();
+    /// assert!(["portable", "avx2", "avx512"].contains(&isa));
+    /// // The choice holds for the life of the process.
+    /// assert_eq!(decimal_kernels_native::active_isa(), isa);
+    /// ```
+    pub fn active_isa() -> &'static str {
+        driver::isa::active_name()
+    }
+
+    /// The names of the copies of the kernels' loops this CPU runs, from
+    /// `"portable"` up: for tests and benchmarks that run each one (through
+    /// `DECIMAL_KERNELS_ISA`, see [`active_isa`]). Not part of the stable API.
+    #[doc(hidden)]
+    pub fn runnable_isas() -> Vec<&'static str> {
+        driver::isa::runnable_names()
+    }
 }

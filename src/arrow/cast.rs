@@ -110,8 +110,8 @@ use crate::values::text::{bigint_to_i256, i256_to_bigint};
 ///
 /// # Text casts
 ///
-/// Strings to a decimal: the grammar and exact reading of
-/// [`crate::cast::parse`], rounded half away from zero as arrow-cast rounds;
+/// Strings to a decimal: the rounded mode of [`crate::cast::parse`] (each
+/// text's exact value rounded once), half away from zero as arrow-cast rounds;
 /// a row that is not a number or does not fit the target precision is null
 /// under `safe: true` and fails the call under `safe: false` with
 /// arrow-cast's [`ArrowError::CastError`] ("Cannot cast string 'abc' to

@@ -65,14 +65,14 @@
 //! # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
 //! use arrow_array::{Array, Decimal128Array, Scalar};
 //! use arrow_schema::DataType;
-//! use decimal_kernels::{DecimalArray, arrow};
+//! use decimal_kernels::DecimalArray;
 //!
 //! let prices = Decimal128Array::from(vec![Some(1050), None, Some(-299)])
 //!     .with_precision_and_scale(10, 2)?;
 //! let rate = Scalar::new(Decimal128Array::from(vec![8]).with_precision_and_scale(3, 2)?);
 //!
 //! // As `arrow_arith::numeric::mul`: Decimal128(14, 4), a null where either side is null.
-//! let tax = arrow::mul(&prices, &rate)?;
+//! let tax = decimal_kernels::arrow::mul(&prices, &rate)?;
 //! assert_eq!(tax.data_type(), &DataType::Decimal128(14, 4));
 //!
 //! // Back to this crate's arrays without copying.

@@ -1,12 +1,13 @@
 //! Casts between decimals and text: [`parse`] reads string rows as decimals
 //! of one type, [`format`] writes decimals as text.
 //!
-//! Reading. A text is
-//! `[whitespace] [+|-] digits [. [digits]] [(e|E) [+|-] digits] [whitespace]`
+//! Reading, the rounded mode of the crate's one text grammar (the exact mode,
+//! which refuses a value needing rounding, is `DecimalScalar::parse` and
+//! `DecimalArray::from_strs`; both read through `values::text::scan`). A text
+//! is `[whitespace] [+|-] digits [. [digits]] [(e|E) [+|-] digits] [whitespace]`
 //! (ASCII whitespace; the integer or the fraction digits may be missing, not
-//! both), the one grammar of the crate's scanner (`values::text::scan`). Its
-//! value `±m · 10^e` is exact whatever its length or exponent; it is rounded
-//! ONCE to the target scale: the digits of weight `10^-scale` and above are
+//! both). Its value `±m · 10^e` is exact whatever its length or exponent; it
+//! is rounded ONCE to the target scale: the digits of weight `10^-scale` and above are
 //! kept, the first dropped digit and whether any later one is non-zero
 //! decide the rounding, so no intermediate value is ever rounded. Half away
 //! from zero under the Arrow, Spark and Presto profiles (arrow-cast's
@@ -43,10 +44,12 @@ pub(crate) const NOT_A_NUMBER: &str = "not a number";
 /// The reason a number beyond the type's precision is refused.
 pub(crate) const BEYOND_PRECISION: &str = "more digits than the precision";
 
-/// The string rows `texts` read as decimals of type `to`, each rounded once
-/// to `to`'s scale (see [Text casts](crate::semantics#text-casts) for the
-/// grammar and the rounding of each profile); results stored as the profile
-/// stores `to`.
+/// The string rows `texts` read as decimals of type `to` in the rounded mode
+/// of the crate's one text grammar: each rounded once to `to`'s scale (see
+/// [Text casts](crate::semantics#text-casts) for the grammar and the rounding
+/// of each profile; [`DecimalScalar::parse`](crate::DecimalScalar::parse)
+/// reads the same grammar exactly, refusing what needs rounding); results
+/// stored as the profile stores `to`.
 ///
 /// `texts` is any exact-size iterator of `Option<&str>` (`None`: a null
 /// row): an engine's string column as it holds it, with no copy. Arrow's

@@ -157,7 +157,8 @@ pub enum DecimalError {
     /// ```
     /// use decimal_kernels::{DecimalArray, DecimalError, DecimalType};
     /// let t = DecimalType::try_new(5, 2)?;
-    /// // Three fraction digits do not fit scale 2 (text is never rounded).
+    /// // Three fraction digits do not fit scale 2 (the exact mode never
+    /// // rounds; `cast::parse` would).
     /// let err = DecimalArray::from_strs(t, &[Some("1.00"), Some("1.005")]).unwrap_err();
     /// assert!(matches!(err, DecimalError::Parse { row: 1, ref text, .. } if text == "1.005"));
     /// # Ok::<(), DecimalError>(())

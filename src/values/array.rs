@@ -104,7 +104,10 @@ impl DecimalArray {
         Ok(())
     }
 
-    /// Parses one text per row (`None`: null) into the narrowest storage.
+    /// Reads one text per row (`None`: null) into the narrowest storage, each
+    /// in the exact mode of the crate's one text grammar, as
+    /// [`DecimalScalar::parse`]: a value that would need rounding is refused
+    /// ([`cast::parse`](crate::cast::parse) rounds it once instead).
     ///
     /// # Errors
     /// [`DecimalError::Parse`] for the first text that is not exactly a value of

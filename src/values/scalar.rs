@@ -32,8 +32,20 @@ pub struct DecimalScalar {
 }
 
 impl DecimalScalar {
-    /// Parses canonical-form text (optional sign, digits, optional `.` and
-    /// fraction digits) exactly as a value of `dtype`.
+    /// Reads `text` as a value of `dtype` in the exact mode of the crate's
+    /// one text grammar (an optional sign, digits with one optional `.`, an
+    /// optional exponent, surrounding ASCII whitespace; see the
+    /// [text format](crate::semantics#text)): a value that would need
+    /// rounding is refused. [`cast::parse`](crate::cast::parse) reads the same
+    /// grammar in the rounded mode.
+    ///
+    /// ```
+    /// use decimal_kernels::{DecimalScalar, DecimalType};
+    /// let t = DecimalType::try_new(10, 2)?;
+    /// assert_eq!(DecimalScalar::parse(t, " 1.5e2 ")?.to_string(), "150.00");
+    /// assert!(DecimalScalar::parse(t, "1.234").is_err()); // would need rounding
+    /// # Ok::<(), decimal_kernels::DecimalError>(())
+    /// ```
     ///
     /// # Errors
     /// [`DecimalError::Parse`] when the text is not a number or not exactly

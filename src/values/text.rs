@@ -21,9 +21,9 @@ pub(crate) fn precision_limit(precision: u8) -> BigInt {
     pow10(precision.into()) - 1u8
 }
 
-/// The reason given for text with anything but digits, one leading sign and
-/// one '.' (by the exact reading, which has no exponent and no whitespace).
-const ONLY_DIGITS: &str = "only digits, one optional sign and one optional '.' are allowed";
+/// The reason given for text outside the grammar of [`scan`] (both modes).
+pub(crate) const GRAMMAR: &str =
+    "only an optional sign, digits with one optional '.', an optional exponent and surrounding whitespace are allowed";
 
 /// A decimal text taken apart by [`scan`]: its value is
 /// `±(integer ++ fraction) · 10^(exponent − fraction.len())`.
@@ -38,8 +38,6 @@ pub(crate) struct Scanned<'t> {
     /// The exponent after `e` or `E`, saturated at `i64`'s bounds (any
     /// exponent that large moves every non-zero digit beyond every decimal).
     pub(crate) exponent: Option<i64>,
-    /// Whether ASCII whitespace surrounded the number.
-    pub(crate) padded: bool,
 }
 
 impl Scanned<'_> {
@@ -59,10 +57,7 @@ impl Scanned<'_> {
 // Inlined into the cast's row loop: the parts stay in registers.
 #[inline(always)]
 pub(crate) fn scan(text: &str) -> Result<Scanned<'_>, &'static str> {
-    let bytes = text.as_bytes();
-    let trimmed = bytes.trim_ascii();
-    let padded = trimmed.len() != bytes.len();
-    let (negative, rest) = split_sign(trimmed);
+    let (negative, rest) = split_sign(text.as_bytes().trim_ascii());
     let (integer, rest) = split_digits(rest);
     let (fraction, rest) = match rest.split_first() {
         Some((b'.', after)) => split_digits(after),
@@ -70,10 +65,10 @@ pub(crate) fn scan(text: &str) -> Result<Scanned<'_>, &'static str> {
     };
     let exponent = match rest.split_first() {
         None => None,
-        Some((b'e' | b'E', after)) => Some(scan_exponent(after).ok_or(ONLY_DIGITS)?),
-        Some(_) => return Err(ONLY_DIGITS),
+        Some((b'e' | b'E', after)) => Some(scan_exponent(after).ok_or(GRAMMAR)?),
+        Some(_) => return Err(GRAMMAR),
     };
-    Ok(Scanned { negative, integer, fraction, exponent, padded })
+    Ok(Scanned { negative, integer, fraction, exponent })
 }
 
 /// An optional leading sign: whether it is `-`, and what follows it.
@@ -102,42 +97,51 @@ fn scan_exponent(bytes: &[u8]) -> Option<i64> {
     Some(if negative { -magnitude } else { magnitude })
 }
 
-/// The stored integer of `text` in `dtype`, exactly.
+/// The stored integer of `text` in `dtype`, read exactly: the grammar of
+/// [`scan`] (the one `cast::parse` reads, docs/semantics.md#text), and a value
+/// that would need rounding to the scale, or more digits than the precision,
+/// is refused rather than rounded.
 pub(crate) fn parse(text: &str, dtype: DecimalType) -> Result<BigInt, DecimalError> {
     let fail = |reason| DecimalError::Parse { row: 0, text: text.to_owned(), dtype, reason };
     let scanned = scan(text).map_err(fail)?;
-    if scanned.padded || scanned.exponent.is_some() {
-        return Err(fail(ONLY_DIGITS));
-    }
     if !scanned.has_digits() {
         return Err(fail("no digits"));
     }
-    let Scanned { negative, integer, fraction, .. } = scanned;
-    // Leading integer zeros and trailing fraction zeros carry no value.
+    let Scanned { negative, integer, fraction, exponent, .. } = scanned;
+    // The significant digits (without leading or trailing zeros, which carry
+    // no value) and the power of ten of the last one, so that neither a long
+    // run of zeros nor a large exponent costs any arithmetic.
     let integer = strip_leading_zeros(integer);
     let fraction = strip_trailing_zeros(fraction);
-    if integer.len() + fraction.len() > MAX_SIGNIFICANT_DIGITS {
+    let (high, low, last_power) = if !fraction.is_empty() {
+        let low = if integer.is_empty() { strip_leading_zeros(fraction) } else { fraction };
+        (integer, low, -(fraction.len() as i128))
+    } else {
+        let kept = strip_trailing_zeros(integer);
+        (kept, &[][..], (integer.len() - kept.len()) as i128)
+    };
+    let digits = high.len() + low.len();
+    if digits == 0 {
+        return Ok(BigInt::zero());
+    }
+    if digits > MAX_SIGNIFICANT_DIGITS {
         return Err(fail("more digits than any decimal holds"));
     }
-    let magnitude = digits_value(integer.iter().chain(fraction));
-    // The text means magnitude * 10^-fraction_len; stored = that * 10^scale.
-    let exponent = i64::from(dtype.scale()) - fraction.len() as i64;
-    let stored = if exponent >= 0 {
-        magnitude * pow10(exponent.unsigned_abs() as u32)
-    } else {
-        let divisor = pow10(exponent.unsigned_abs() as u32);
-        if !(&magnitude % &divisor).is_zero() {
-            return Err(fail(if dtype.scale() >= 0 {
-                "more fraction digits than the scale"
-            } else {
-                "not a multiple of the type's power of ten"
-            }));
-        }
-        magnitude / divisor
-    };
-    if stored > precision_limit(dtype.precision()) {
+    // The stored integer is the digits times 10^shift: exact only when the
+    // shift is not negative.
+    let shift = last_power + i128::from(exponent.unwrap_or(0)) + i128::from(dtype.scale());
+    if shift < 0 {
+        return Err(fail(if dtype.scale() >= 0 {
+            "more fraction digits than the scale"
+        } else {
+            "not a multiple of the type's power of ten"
+        }));
+    }
+    if digits as i128 + shift > i128::from(dtype.precision()) {
         return Err(fail("more digits than the precision"));
     }
+    // At most 76 digits in all, so the shift is small.
+    let stored = digits_value(high.iter().chain(low)) * pow10(shift as u32);
     Ok(if negative { -stored } else { stored })
 }
 
@@ -221,6 +225,11 @@ mod tests {
     #[case::negative_scale("500", t(5, -2), 5)]
     #[case::largest("999.99", t(5, 2), 99_999)]
     #[case::leading_point(".5", t(3, 1), 5)]
+    #[case::padded(" 7 ", t(10, 2), 700)]
+    #[case::exponent("1e3", t(10, 2), 100_000)]
+    #[case::negative_exponent("-12.5E-1", t(10, 2), -125)]
+    #[case::exponent_and_zeros("1000e-3", t(3, 0), 1)]
+    #[case::zero_with_any_exponent("0.000e99999999999999999999", t(3, 2), 0)]
     fn parses(#[case] text: &str, #[case] dtype: DecimalType, #[case] stored: i64) {
         assert_eq!(parse(text, dtype).unwrap(), BigInt::from(stored));
     }
@@ -230,9 +239,12 @@ mod tests {
     #[case::sign_only("-", t(5, 2))]
     #[case::point_only(".", t(5, 2))]
     #[case::letters("1a", t(5, 2))]
-    #[case::exponent("1e5", t(5, 2))]
+    #[case::exponent_beyond_precision("1e5", t(5, 2))]
+    #[case::exponent_needs_rounding("1.5e-3", t(5, 2))]
+    #[case::huge_exponent("1e99999999999999999999", t(76, 0))]
+    #[case::exponent_without_digits("1e", t(5, 2))]
+    #[case::space_inside("1 000", t(5, 2))]
     #[case::two_points("1.2.3", t(5, 2))]
-    #[case::space(" 1", t(5, 2))]
     #[case::too_many_fraction_digits("1.234", t(5, 2))]
     #[case::too_many_integer_digits("1000.00", t(5, 2))]
     #[case::not_a_multiple("550", t(5, -2))]

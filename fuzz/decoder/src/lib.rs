@@ -98,10 +98,11 @@
 //! for `sum` and `avg` (by group, whole, and through partitioned
 //! accumulators whose states cross Arrow arrays) against
 //! [`reference_aggregate`](decimal_kernels::conformance::reference_aggregate), and [`check_text`]
-//! for parsing: the exact reading (`DecimalScalar::parse`) round-trips, and the
+//! for parsing: the exact reading (`DecimalScalar::parse`) round-trips, the
 //! cast ([`cast::parse`](decimal_kernels::cast::parse)) of the same text
 //! equals [`reference_parse`](decimal_kernels::conformance::reference_parse)
-//! under every rounding mode and both overflow policies.
+//! under every rounding mode and both overflow policies, and the exact
+//! reading accepts a text exactly when every mode reads it as one value.
 //! [`check_compare_bytes`] holds the six comparisons (through
 //! [`compare`](decimal_kernels::compare()) and the named functions) to
 //! [`reference_compare`](decimal_kernels::conformance::reference_compare) on
@@ -840,8 +841,9 @@ impl std::error::Error for TextMismatch {}
 /// and as a one-row column: both agree, a parsed value prints as text that
 /// parses back to the same value, and a rejection is a parse error naming the
 /// text. Then casts the text with `cast::parse` under every rounding mode and
-/// both overflow policies: the reference's result, and an exact reading's
-/// value unchanged.
+/// both overflow policies: the reference's result, an exact reading's value
+/// unchanged, and a text the exact reading refuses not one value in every
+/// mode.
 ///
 /// # Errors
 /// A [`TextMismatch`] describing the disagreement.
@@ -879,12 +881,15 @@ pub fn check_text(bytes: &[u8]) -> Result<(), TextMismatch> {
 
 /// `text` cast to `dtype` by `cast::parse` under every rounding mode and both
 /// overflow policies equals `reference_parse`, and equals `exact` (the exact
-/// reading, when there is one) whatever the mode.
+/// reading, when there is one) whatever the mode; where the exact reading
+/// refuses the text, the modes do not all read it as one value (the two
+/// readings are two modes of one grammar).
 fn check_cast_text(
     text: &str,
     dtype: DecimalType,
     exact: Option<&DecimalArray>,
 ) -> Result<(), String> {
+    let mut values = Vec::new();
     for mode in RoundingMode::ALL {
         for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
             let options =
@@ -899,7 +904,13 @@ fn check_cast_text(
             {
                 return Err(format!("cast under {options:?}: {got:?}, exact reading {exact:?}"));
             }
+            if policy == OverflowPolicy::Error {
+                values.push(got.ok().and_then(|g| g.to_strs().swap_remove(0)));
+            }
         }
+    }
+    if exact.is_none() && values.iter().all(|v| v.is_some() && *v == values[0]) {
+        return Err(format!("the exact reading refuses what every mode reads as {values:?}"));
     }
     Ok(())
 }

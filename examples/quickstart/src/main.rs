@@ -5,16 +5,12 @@
 //! speed of each operation, and that product timed side by side with
 //! arrow-arith's in 8,192-row batches and on the whole column.
 //!
-//! Run with `cargo run --release --example quickstart`.
+//! Run with `cargo run --release -p quickstart`.
 
 use std::error::Error;
 use std::time::Instant;
 
 use arrow_array::{Array, ArrayRef};
-// arrow-arith, only to compare with. This repository tests against both arrow
-// majors and names each arrow-arith by its major; an application on arrow 60
-// depends on `arrow-arith = "60"` and needs no such line.
-use arrow_arith_60 as arrow_arith;
 use decimal_kernels::{
     ArithmeticOptions, DecimalArray, DecimalError, DecimalScalar, DecimalType, RoundingMode,
     StorageWidth, div, mul,
