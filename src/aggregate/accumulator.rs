@@ -178,18 +178,11 @@ impl Accumulator {
         filter: Option<&BooleanBuffer>,
         total_groups: usize,
     ) -> Result<(), DecimalError> {
-        self.check_type(values)?;
-        row_count(&[
-            Some(values.len()),
-            Some(group_indices.len()),
-            filter.map(BooleanBuffer::len),
-        ])?;
+        let nulls = self.batch_nulls(values, group_indices, filter)?;
         let groups = self.groups();
         if total_groups > groups {
             self.running.resize(total_groups).map_err(|e| self.kernel_error(e))?;
         }
-        let filter = filter.map(|f| NullBuffer::new(f.clone()));
-        let nulls = NullBuffer::union(values.nulls(), filter.as_ref());
         let rows = Rows::new(values.len()).with_nulls(nulls.as_ref());
         let operand = Operand::Array(values).kernel_operand();
         if let Err(e) = self.running.update(operand, Some(group_indices), &rows) {
@@ -234,12 +227,7 @@ impl Accumulator {
         group_indices: &[usize],
         filter: Option<&BooleanBuffer>,
     ) -> Result<(), DecimalError> {
-        self.check_type(values)?;
-        row_count(&[
-            Some(values.len()),
-            Some(group_indices.len()),
-            filter.map(BooleanBuffer::len),
-        ])?;
+        let nulls = self.batch_nulls(values, group_indices, filter)?;
         let Running::Sums(sums) = &mut self.running else {
             let reason = "an extreme cannot forget a row".into();
             return Err(DecimalError::UnsupportedAggregate {
@@ -248,8 +236,6 @@ impl Accumulator {
                 reason,
             });
         };
-        let filter = filter.map(|f| NullBuffer::new(f.clone()));
-        let nulls = NullBuffer::union(values.nulls(), filter.as_ref());
         let rows = Rows::new(values.len()).with_nulls(nulls.as_ref());
         let operand = Operand::Array(values).kernel_operand();
         let mut leaving = GroupSums::new(sums.len());
@@ -422,6 +408,24 @@ impl Accumulator {
     /// The first `first` groups, taken out.
     fn take(&mut self, first: Option<usize>) -> Running {
         self.running.take_first(first.unwrap_or(usize::MAX))
+    }
+
+    /// The rows of a batch to add or take out: its type and lengths checked,
+    /// a row left out where it is null or `filter` is false.
+    fn batch_nulls(
+        &self,
+        values: &DecimalArray,
+        group_indices: &[usize],
+        filter: Option<&BooleanBuffer>,
+    ) -> Result<Option<NullBuffer>, DecimalError> {
+        self.check_type(values)?;
+        row_count(&[
+            Some(values.len()),
+            Some(group_indices.len()),
+            filter.map(BooleanBuffer::len),
+        ])?;
+        let filter = filter.map(|f| NullBuffer::new(f.clone()));
+        Ok(NullBuffer::union(values.nulls(), filter.as_ref()))
     }
 
     fn check_type(&self, values: &DecimalArray) -> Result<(), DecimalError> {

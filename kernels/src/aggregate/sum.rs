@@ -349,7 +349,7 @@ impl GroupSums {
             Some(n) => (n, 0),
             None => (part.sum_low, 1),
         };
-        let (low, carry) = self.i256_carry();
+        let (low, carry) = self.i256_carry()?;
         let (sum, carried) = add_carrying(low[g], i256_to_ethnum(negated));
         low[g] = sum;
         carry[g] += borrow - part.sum_carry + carried;
