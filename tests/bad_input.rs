@@ -1697,6 +1697,9 @@ mod aggregates {
         assert_eq!(acc.finish(None).unwrap().to_strs(), [Some("5.50".into()), Some("6.74".into())]);
     }
 
+    /// What a state's arrays may be.
+    const STATE_SHAPES: &str = "a state has three arrays (sum, sum_high, count), a Decimal128 sum and an optional count (of an input of at most 18 digits), or one extreme (min or max)";
+
     /// The three arrays of a state for `decimal(10,2)` holding `sums`
     /// (stored at scale 2) and `counts`.
     fn state_arrays(sums: &[i128], highs: &[i64], counts: &[u64]) -> Vec<ArrayRef> {
@@ -1709,11 +1712,11 @@ mod aggregates {
     }
 
     #[rstest]
-    #[case::no_arrays(vec![], "a state has three arrays (sum, sum_high, count) or one (min or max)")]
-    #[case::two_arrays(state_arrays(&[1], &[0], &[1])[..2].to_vec(), "a state has three arrays (sum, sum_high, count) or one (min or max)")]
+    #[case::no_arrays(vec![], STATE_SHAPES)]
+    #[case::two_arrays(state_arrays(&[1], &[0], &[1])[..2].to_vec(), STATE_SHAPES)]
     #[case::four_arrays(
         [state_arrays(&[1], &[0], &[1]), state_arrays(&[1], &[0], &[1])[..1].to_vec()].concat(),
-        "a state has three arrays (sum, sum_high, count) or one (min or max)"
+        STATE_SHAPES
     )]
     #[case::sum_as_decimal128(
         vec![
@@ -1785,6 +1788,90 @@ mod aggregates {
             &DecimalError::InvalidState { reason: reason.into() },
             &format!("invalid aggregate state: {reason}"),
         );
+    }
+
+    /// The compact state of `decimal(10,2)`: sums (null for none) and, for
+    /// `avg`, counts.
+    fn compact_arrays(sums: &[Option<i128>], counts: Option<&[u64]>) -> Vec<ArrayRef> {
+        let sum = Decimal128Array::from(sums.to_vec()).with_precision_and_scale(38, 2).unwrap();
+        let mut arrays: Vec<ArrayRef> = vec![Arc::new(sum)];
+        arrays.extend(counts.map(|c| Arc::new(UInt64Array::from(c.to_vec())) as ArrayRef));
+        arrays
+    }
+
+    #[rstest]
+    #[case::sum_of_another_precision(
+        vec![Arc::new(Decimal128Array::from(vec![1i128]).with_precision_and_scale(18, 2).unwrap()) as ArrayRef],
+        "sum is Decimal128(18, 2), not Decimal128(38, 2)"
+    )]
+    #[case::sum_of_another_scale(
+        vec![Arc::new(Decimal128Array::from(vec![1i128]).with_precision_and_scale(38, 3).unwrap()) as ArrayRef],
+        "sum is Decimal128(38, 3), not Decimal128(38, 2)"
+    )]
+    #[case::count_as_int64(
+        vec![compact_arrays(&[Some(1)], None)[0].clone(), Arc::new(Int64Array::from(vec![1i64])) as ArrayRef],
+        "count is Int64, not UInt64"
+    )]
+    #[case::count_with_a_null(
+        vec![compact_arrays(&[Some(1), Some(2)], None)[0].clone(), Arc::new(UInt64Array::from(vec![Some(1u64), None])) as ArrayRef],
+        "count has nulls or another length"
+    )]
+    #[case::count_shorter(
+        vec![compact_arrays(&[Some(1), Some(2)], None)[0].clone(), Arc::new(UInt64Array::from(vec![1u64])) as ArrayRef],
+        "count has nulls or another length"
+    )]
+    fn compact_arrays_that_are_not_a_state(#[case] arrays: Vec<ArrayRef>, #[case] reason: &str) {
+        assert_error(
+            AggregateState::from_arrow(dec(10, 2), &arrays),
+            &DecimalError::InvalidState { reason: reason.into() },
+            &format!("invalid aggregate state: {reason}"),
+        );
+    }
+
+    /// Compact states no rows add up to: a sum without rows, a count beyond
+    /// `2^60`. The parts before the refused one are merged.
+    #[rstest]
+    #[case::sum_without_rows(vec![Some(150), Some(1)], Some(vec![2, 0]), "0.75")]
+    #[case::count_beyond_2_to_60(vec![Some(150), Some(1)], Some(vec![2, (1 << 60) + 1]), "0.75")]
+    fn fabricated_compact_states_are_refused(
+        #[case] sums: Vec<Option<i128>>,
+        #[case] counts: Option<Vec<u64>>,
+        #[case] merged: &str,
+    ) {
+        let op = if counts.is_some() { AggregateOp::Avg } else { AggregateOp::Sum };
+        let t = dec(10, 2);
+        let state =
+            AggregateState::from_arrow(t, &compact_arrays(&sums, counts.as_deref())).unwrap();
+        let mut acc = Accumulator::new(op, t, &ArithmeticOptions::default()).unwrap();
+        let groups: Vec<usize> = (0..sums.len()).map(|i| usize::from(i == 0)).collect();
+        assert_error(
+            acc.merge(&state, &groups, 2),
+            &DecimalError::InvalidState { reason: "a part is not a sum and count of rows".into() },
+            "invalid aggregate state: a part is not a sum and count of rows",
+        );
+        // Part 0 went into group 1 first.
+        assert_eq!(acc.finish(None).unwrap().to_strs(), [None, Some(merged.into())]);
+    }
+
+    /// Compact parts whose sum leaves `i128` (values beyond the declared
+    /// precision) add up exactly: the group's result is the overflow of its
+    /// exact sum.
+    #[test]
+    fn compact_parts_beyond_i128_sum_exactly() {
+        let t = dec(10, 2);
+        let arrays = compact_arrays(&[Some(i128::MAX), Some(i128::MAX), Some(-5)], None);
+        let state = AggregateState::from_arrow(t, &arrays).unwrap();
+        let mut acc = Accumulator::new(AggregateOp::Sum, t, &ArithmeticOptions::default()).unwrap();
+        acc.merge(&state, &[0, 0, 1], 2).unwrap();
+        let exact = BigInt::from(i128::MAX) * 2;
+        let value = format!("{}.{}", &exact / 100, &exact % 100);
+        let want = DecimalError::AggregateOverflow {
+            group: 0,
+            result_type: dec(20, 2),
+            op: AggregateOp::Sum,
+            value,
+        };
+        assert_eq!(acc.finish(None).map(|a| a.to_strs()), Err(want));
     }
 
     /// `value * 2^exp` as a state row `(sum, sum_high)` at scale 2:

@@ -73,11 +73,9 @@ impl DecimalAggregate {
     }
 
     /// An empty accumulator for values of `data_type`.
-    fn empty(&self, data_type: &DataType) -> Result<(Accumulator, ArithmeticOptions)> {
+    fn empty(&self, data_type: &DataType) -> Result<Accumulator> {
         let (input, options) = self.input(data_type)?;
-        let accumulator =
-            Accumulator::new(self.op, input, &options).map_err(|e| failed(self.name(), e))?;
-        Ok((accumulator, options))
+        Accumulator::new(self.op, input, &options).map_err(|e| failed(self.name(), e))
     }
 
     /// An empty accumulator for the call `args` describes, with its options
@@ -89,9 +87,9 @@ impl DecimalAggregate {
         let [field] = args.expr_fields else {
             return plan_err!("{} takes one decimal argument", self.name());
         };
-        let (inner, options) = self.empty(field.data_type())?;
+        let inner = self.empty(field.data_type())?;
         let name = self.name;
-        Ok(GroupedAccumulator { inner, options, output: args.return_type().clone(), name })
+        Ok(GroupedAccumulator { inner, output: args.return_type().clone(), name })
     }
 }
 
@@ -112,14 +110,14 @@ impl AggregateUDFImpl for DecimalAggregate {
         }
     }
 
-    /// The Arrow type of the results of an empty accumulator.
+    /// The Arrow type of the accumulator's results: its result type at its
+    /// width (nothing is finished to learn it).
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         let [a] = arg_types else {
             return plan_err!("{} takes one decimal argument", self.name());
         };
-        let (mut empty, _) = self.empty(a)?;
-        let finished = empty.finish(None).map_err(|e| failed(self.name(), e))?;
-        Ok(finished.to_arrow().data_type().clone())
+        let empty = self.empty(a)?;
+        Ok(decimal_kernels::arrow::data_type(empty.result_type(), empty.result_width()))
     }
 
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn RowAccumulator>> {
@@ -127,7 +125,7 @@ impl AggregateUDFImpl for DecimalAggregate {
             let [field] = args.expr_fields else {
                 return plan_err!("{} takes one decimal argument", self.name());
             };
-            let (inner, _) = self.empty(field.data_type())?;
+            let inner = self.empty(field.data_type())?;
             let output = args.return_type().clone();
             return Ok(Box::new(DistinctAccumulator::new(inner, output, self.name)));
         }
@@ -215,8 +213,6 @@ fn state_of(name: &str, inner: &Accumulator, columns: &[ArrayRef]) -> Result<Agg
 /// The grouped form: every group's running sum and count, or extreme.
 struct GroupedAccumulator {
     inner: Accumulator,
-    /// The options `inner` was made with.
-    options: ArithmeticOptions,
     output: DataType,
     name: &'static str,
 }
@@ -262,13 +258,9 @@ impl GroupsAccumulator for GroupedAccumulator {
         opt_filter: Option<&BooleanArray>,
     ) -> Result<Vec<ArrayRef>> {
         let values = argument(self.name, values)?;
-        let (op, input) = (self.inner.op(), self.inner.input_type());
-        let failed = |e| failed(self.name, e);
-        let mut rows = Accumulator::new(op, input, &self.options).map_err(failed)?;
-        let groups: Vec<usize> = (0..values.len()).collect();
         let filter = keep(opt_filter);
-        rows.update(&values, &groups, filter.as_ref(), values.len()).map_err(failed)?;
-        Ok(rows.state(None).to_arrow())
+        let states = self.inner.row_states(&values, filter.as_ref());
+        Ok(states.map_err(|e| failed(self.name, e))?.to_arrow())
     }
 
     fn size(&self) -> usize {

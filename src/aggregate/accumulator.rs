@@ -145,6 +145,12 @@ impl Accumulator {
         self.result
     }
 
+    /// The storage width of its results (of [`finish`](Self::finish)).
+    #[must_use]
+    pub fn result_width(&self) -> StorageWidth {
+        self.width
+    }
+
     /// The number of groups it holds.
     #[must_use]
     pub fn groups(&self) -> usize {
@@ -337,6 +343,19 @@ impl Accumulator {
             KernelError::TooManyGroups { groups } => DecimalError::TooManyGroups { groups },
             _ => DecimalError::InvalidState { reason: format!("row {row} is not {reason}") },
         };
+        // A compact state, in one pass.
+        if let (Running::Sums(sums), Some((parts, valid, counts))) =
+            (&mut self.running, state.compact_sums())
+        {
+            return sums.merge_i128(group_indices, parts, valid, counts).map_err(|e| match e {
+                KernelError::GroupOutOfRange { row, group, groups } => {
+                    DecimalError::GroupOutOfRange { row, group, total_groups: groups }
+                }
+                _ => DecimalError::InvalidState {
+                    reason: "a part is not a sum and count of rows".into(),
+                },
+            });
+        }
         match &mut self.running {
             Running::Sums(sums) => {
                 for (row, &group) in group_indices.iter().enumerate() {
@@ -361,12 +380,39 @@ impl Accumulator {
         Ok(())
     }
 
+    /// Each row of `values` (less the rows where `filter` is false) as the
+    /// partial result of a group of its own, row `i` as group `i`: the state
+    /// an accumulator fed one row per group would give, without making the
+    /// groups where the state is compact (DataFusion's `convert_to_state`,
+    /// which it calls when it skips partial aggregation on groups that are
+    /// nearly all distinct).
+    ///
+    /// # Errors
+    /// As [`update`](Self::update).
+    pub fn row_states(
+        &self,
+        values: &DecimalArray,
+        filter: Option<&BooleanBuffer>,
+    ) -> Result<AggregateState, DecimalError> {
+        self.check_type(values)?;
+        row_count(&[Some(values.len()), filter.map(BooleanBuffer::len)])?;
+        if let Some(state) = AggregateState::compact_rows(self.op, self.input, values, filter) {
+            return Ok(state);
+        }
+        let (op, input, result, width, options) =
+            (self.op, self.input, self.result, self.width, self.options);
+        let mut rows = Self { op, input, result, width, options, running: Running::new(op) };
+        let groups: Vec<usize> = (0..values.len()).collect();
+        rows.update(values, &groups, filter, values.len())?;
+        Ok(rows.state(None))
+    }
+
     /// Takes out the partial results of the first `first` groups (all for
     /// `None`); the others move down to `0..`.
     #[must_use]
     pub fn state(&mut self, first: Option<usize>) -> AggregateState {
         match self.take(first) {
-            Running::Sums(sums) => AggregateState::from_sums(self.input, &sums),
+            Running::Sums(sums) => AggregateState::from_sums(self.op, self.input, &sums),
             Running::Extremes(extremes) => AggregateState::from_extremes(self.input, &extremes),
         }
     }

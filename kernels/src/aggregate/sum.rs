@@ -311,6 +311,85 @@ impl GroupSums {
         Ok(())
     }
 
+    /// The sums and counts of every group while they are in the narrow form
+    /// (sums of values of at most 64 bits): what a compact state exports.
+    #[must_use]
+    pub fn narrow_sums(&self) -> Option<(&[i128], &[i64])> {
+        match &self.sums {
+            Sums::Narrow(sums) => Some((sums, &self.counts)),
+            Sums::I256Carry { .. } => None,
+        }
+    }
+
+    /// Adds partial sums held as `i128` (a compact state: another
+    /// partition's [`narrow_sums`](Self::narrow_sums)) in one pass: part `i`
+    /// to group `groups[i]`, counting `counts[i]` rows, or one row when
+    /// `counts` is `None` (a `sum`'s state, whose null marks a group without
+    /// rows); a null part adds nothing.
+    ///
+    /// # Errors
+    /// [`KernelError::LengthMismatch`] when `groups`, `valid` or `counts` do
+    /// not have a row per part; [`KernelError::GroupOutOfRange`] for the
+    /// first part whose group is not a group; [`KernelError::StateOutOfRange`]
+    /// for the first part that no rows add up to (a sum without rows) or
+    /// that takes its group's count beyond `2^60`. The parts before the
+    /// failing one are added. A sum beyond `2^126` (no `2^64` rows of
+    /// 18-digit values reach `2^124`, but values beyond their precision can)
+    /// moves the sums to the wide form, exact.
+    pub fn merge_i128(
+        &mut self,
+        groups: &[usize],
+        sums: &[i128],
+        valid: Option<&NullBuffer>,
+        counts: Option<&[u64]>,
+    ) -> Result<(), KernelError> {
+        let parts = sums.len();
+        for len in [Some(groups.len()), valid.map(NullBuffer::len), counts.map(<[u64]>::len)] {
+            match len {
+                Some(len) if len != parts => {
+                    return Err(KernelError::LengthMismatch { expected: parts, actual: len });
+                }
+                _ => {}
+            }
+        }
+        let len = self.len();
+        const BOUND: u128 = 1 << 126;
+        for (i, (&g, &v)) in groups.iter().zip(sums).enumerate() {
+            if valid.is_some_and(|n| n.is_null(i)) {
+                continue;
+            }
+            let rows = counts.map_or(1, |c| c[i]);
+            if g >= len {
+                return Err(KernelError::GroupOutOfRange { row: i, group: g, groups: len });
+            }
+            let total = u64::try_from(self.counts[g]).unwrap_or_default().saturating_add(rows);
+            if total > MAX_COUNT || (rows == 0 && v != 0) {
+                return Err(KernelError::StateOutOfRange);
+            }
+            // Narrow while the sum stays within 2^126 (then adding any later
+            // batch of 64-bit rows cannot overflow `i128`), else exact in
+            // the wide form (values beyond the declared precision).
+            let narrow = match &mut self.sums {
+                Sums::Narrow(narrow) => match narrow[g].checked_add(v) {
+                    Some(sum) if sum.unsigned_abs() <= BOUND => {
+                        narrow[g] = sum;
+                        true
+                    }
+                    _ => false,
+                },
+                Sums::I256Carry { .. } => false,
+            };
+            if !narrow {
+                let (low, carry) = self.i256_carry()?;
+                let (sum, carried) = add_carrying(low[g], I256::from(v));
+                low[g] = sum;
+                carry[g] += carried;
+            }
+            self.counts[g] += i64::try_from(rows).unwrap_or_default();
+        }
+        Ok(())
+    }
+
     /// Takes a partial sum out of group `g`: rows added to it before, leaving
     /// it (a sliding window's rows leaving its frame). The sum stays exact,
     /// as if those rows had never been added.
