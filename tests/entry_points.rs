@@ -57,10 +57,10 @@ use arrow_schema::{ArrowError, DataType};
 use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
 use decimal_kernels::cast::{CastFloat, CastInteger};
 use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, CompareOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
-    NullableBuffer, Operand, OverflowPolicy, RoundFunction, RoundingMode, Semantics, StorageWidth,
-    UnaryOp, abs, add, arrow, binary, binary_recycling, binary_to, cast, ceil, conformance, div,
-    floor, mul, neg, rem, rescale, round, sub, trunc, unary, unary_recycling,
+    ArithmeticOptions, BinaryOp, BinaryPlan, CompareOp, DecimalArray, DecimalError, DecimalScalar,
+    DecimalType, NullableBuffer, Operand, OverflowPolicy, RoundFunction, RoundingMode, Semantics,
+    StorageWidth, UnaryOp, abs, add, arrow, binary, binary_recycling, binary_to, cast, ceil,
+    conformance, div, floor, mul, neg, rem, rescale, round, sub, trunc, unary, unary_recycling,
 };
 use rstest::rstest;
 use support::types::{ARROW_WIDTHS, PROFILES, column_from_strs, dec, pow10, widths_holding};
@@ -981,6 +981,13 @@ fn binary_case(rng: &mut Rng, tally: &mut Tally, pools: &mut Pools, index: usize
     let want = observe(&reference);
     let got = attempt(|| binary(op, l, r, &options));
     tally.check("binary", &case, &flatten(&got, observe), &want);
+    // A plan made once from the types, then run (twice: it keeps nothing
+    // of a run).
+    let plan = BinaryPlan::new(op, l.dtype(), r.dtype(), &options);
+    for _ in 0..2 {
+        let got = attempt(|| plan.clone().and_then(|p| p.run(l, r)));
+        tally.check("BinaryPlan::run", &case, &flatten(&got, observe), &want);
+    }
     let (name, got) = named_binary(op, operands, &options);
     tally.check(name, &case, &flatten(&got, observe), &want);
     let (recycled, shared) = pools.native.take(rng);
@@ -994,6 +1001,11 @@ fn binary_case(rng: &mut Rng, tally: &mut Tally, pools: &mut Pools, index: usize
     let want = at_arrow_type(&reference, arrow::result_data_type(op, &ldt, &rdt, &options));
     let got = attempt(|| arrow::binary(op, ld.as_ref(), rd.as_ref(), &options));
     tally.check("arrow::binary", &case, &flatten(&got, observe_arrow), &want);
+    let got = attempt(|| -> Result<_, ArrowError> {
+        let plan = BinaryPlan::for_arrow(op, &ldt, &rdt, &options)?;
+        Ok(plan.run_arrow(ld.as_ref(), rd.as_ref())?)
+    });
+    tally.check("BinaryPlan::run_arrow", &case, &flatten(&got, observe_arrow), &want);
     let (recycled, shared) = pools.arrow.take(rng);
     let got = attempt(|| arrow::binary_recycling(op, ld.as_ref(), rd.as_ref(), &options, recycled));
     tally.check("arrow::binary_recycling", &case, &flatten(&got, observe_arrow), &want);

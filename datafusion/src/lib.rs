@@ -48,6 +48,7 @@ pub mod ballista;
 mod cast;
 mod distinct;
 mod operators;
+mod plans;
 mod profile;
 mod rewrite;
 mod unary;

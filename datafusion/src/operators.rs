@@ -16,17 +16,18 @@
 use datafusion::arrow::array::{ArrayRef, BooleanArray, Datum};
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::arrow::error::ArrowError;
-use datafusion::common::{DataFusionError, Result, plan_err};
+use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::type_coercion::binary::{BinaryTypeCoercer, comparison_coercion};
 use datafusion::logical_expr::{
     ColumnarValue, Operator, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
     Volatility,
 };
-use decimal_kernels::{ArithmeticOptions, BinaryOp, CompareOp, DecimalError};
+use decimal_kernels::{BinaryOp, BinaryPlan, CompareOp};
 use std::sync::Arc;
 
+use crate::plans::PlanCache;
 use crate::profile::Profile;
-use crate::values::{Argument, arguments, failed, result, result_field};
+use crate::values::{arguments, failed, result, result_field};
 
 /// The arithmetic operators: each with DataFusion's operator and the name
 /// of its function here.
@@ -89,14 +90,33 @@ pub(crate) fn comparison_types(lhs: &DataType, rhs: &DataType) -> Option<(DataTy
     }
 }
 
-/// One of `+ - * / %` under a profile.
-#[derive(Debug, PartialEq, Eq, Hash)]
+/// One of `+ - * / %` under a profile, with the plans made for the operand
+/// types met: one per expression (a call's types are fixed once planned),
+/// so a batch only reads its arrays.
+#[derive(Debug)]
 pub(crate) struct Arithmetic {
     op: BinaryOp,
     operator: Operator,
     name: &'static str,
     profile: Profile,
     signature: Signature,
+    plans: PlanCache<(DataType, DataType), BinaryPlan>,
+}
+
+/// The identity of a function: its operator and profile (the plans it made
+/// follow from them).
+impl PartialEq for Arithmetic {
+    fn eq(&self, other: &Self) -> bool {
+        (self.op, self.profile) == (other.op, other.profile)
+    }
+}
+
+impl Eq for Arithmetic {}
+
+impl std::hash::Hash for Arithmetic {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.op, self.name, self.profile).hash(state);
+    }
 }
 
 impl Arithmetic {
@@ -106,32 +126,16 @@ impl Arithmetic {
         profile: Profile,
     ) -> Self {
         let signature = Signature::user_defined(Volatility::Immutable);
-        Self { op, operator, name, profile, signature }
+        Self { op, operator, name, profile, signature, plans: PlanCache::default() }
     }
-}
 
-impl Arithmetic {
-    /// A failure of `a op b` as DataFusion's error. Arrow's division by zero
-    /// carries no message, so the operation runs again on this crate's
-    /// arrays, whose error names the first failing row and its dividend.
-    fn failure(
-        &self,
-        error: ArrowError,
-        (a, b): (&Argument, &Argument),
-        options: &ArithmeticOptions,
-    ) -> DataFusionError {
-        if !matches!(error, ArrowError::DivideByZero) {
-            return failed(self.name, error);
-        }
-        let native = || -> Result<DecimalError, DecimalError> {
-            let (a, b) = (a.native()?, b.native()?);
-            let outcome = decimal_kernels::binary(self.op, a.operand(), b.operand(), options);
-            Ok(outcome.err().unwrap_or(DecimalError::DivideByZero { row: 0, lhs: String::new() }))
-        };
-        match native() {
-            Ok(named) => failed(self.name, named),
-            Err(_) => failed(self.name, error),
-        }
+    /// The plan of this operator for operands of types `a` and `b`.
+    fn plan(&self, a: &DataType, b: &DataType) -> Result<Arc<BinaryPlan>> {
+        self.plans.get((a.clone(), b.clone()), || {
+            let options = self.profile.for_types(&[a, b])?;
+            BinaryPlan::for_arrow(self.op, a, b, &options)
+                .or_else(|e| plan_err!("{}: {e}", self.name))
+        })
     }
 }
 
@@ -163,9 +167,7 @@ impl ScalarUDFImpl for Arithmetic {
         let [a, b] = arg_types else {
             return plan_err!("{} takes two decimals, not {arg_types:?}", self.name());
         };
-        let options = self.profile.for_types(&[a, b])?;
-        decimal_kernels::arrow::result_data_type(self.op, a, b, &options)
-            .or_else(|e| plan_err!("{}: {e}", self.name()))
+        Ok(self.plan(a, b)?.result_data_type())
     }
 
     /// Nullable where an operand is, or where the profile makes a failing
@@ -176,15 +178,15 @@ impl ScalarUDFImpl for Arithmetic {
         Ok(result_field(self.name, data_type, args.arg_fields, self.profile.may_be_null()))
     }
 
+    /// The planned operation on the batch: a failure is the crate's error,
+    /// naming the first failing row and its operands.
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let arguments = arguments(&args.args)?;
         let [a, b] = arguments.as_slice() else {
             return plan_err!("{} takes two decimals", self.name());
         };
-        let types = [a.values().data_type(), b.values().data_type()];
-        let options = self.profile.for_types(&types)?;
-        let values = decimal_kernels::arrow::binary(self.op, a.datum(), b.datum(), &options)
-            .map_err(|e| self.failure(e, (a, b), &options))?;
+        let plan = self.plan(a.values().data_type(), b.values().data_type())?;
+        let values = plan.run_arrow(a.datum(), b.datum()).map_err(|e| failed(self.name, e))?;
         result(values, &arguments)
     }
 }
@@ -257,5 +259,39 @@ impl ScalarUDFImpl for Comparison {
         };
         let answers = (self.kernel())(a.datum(), b.datum()).map_err(|e| failed(self.name(), e))?;
         result(Arc::new(answers) as ArrayRef, &arguments)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use datafusion::arrow::array::{Decimal128Array, RecordBatch};
+    use datafusion::catalog::MemTable;
+    use datafusion::prelude::SessionContext;
+
+    use super::*;
+    use crate::plans::PLANS_MADE;
+
+    /// A query over ten batches plans each arithmetic expression once: the
+    /// batches only read their arrays.
+    #[tokio::test]
+    async fn one_plan_per_expression_across_ten_batches() -> Result<()> {
+        let batch = |i: i128| -> Result<RecordBatch> {
+            let a =
+                Decimal128Array::from(vec![i * 100, -250, 7]).with_precision_and_scale(15, 2)?;
+            let b = Decimal128Array::from(vec![3, 4, 5]).with_precision_and_scale(5, 0)?;
+            Ok(RecordBatch::try_from_iter([("a", Arc::new(a) as ArrayRef), ("b", Arc::new(b))])?)
+        };
+        let batches = (0..10).map(batch).collect::<Result<Vec<_>>>()?;
+        let table = MemTable::try_new(batches[0].schema(), vec![batches])?;
+        let ctx = SessionContext::new();
+        ctx.register_table("t", Arc::new(table))?;
+        crate::register(&ctx)?;
+        let before = PLANS_MADE.load(Ordering::Relaxed);
+        let rows = ctx.sql("SELECT a * b AS p, a / b AS q FROM t").await?.collect().await?;
+        assert_eq!(rows.iter().map(RecordBatch::num_rows).sum::<usize>(), 30);
+        assert_eq!(PLANS_MADE.load(Ordering::Relaxed) - before, 2, "one plan per expression");
+        Ok(())
     }
 }

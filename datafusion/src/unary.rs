@@ -10,16 +10,20 @@
 //! is rescaled back to it, which can overflow only where DataFusion's does
 //! (`floor(-9.5)` in `decimal(2, 1)`).
 
-use datafusion::arrow::array::{Array, ArrayRef, new_empty_array};
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::compute::CastOptions;
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
-use decimal_kernels::{DecimalArray, RoundFunction, UnaryOp};
+use decimal_kernels::arrow::data_type;
+use decimal_kernels::{DecimalArray, RoundFunction, UnaryOp, UnaryPlan};
 
-use crate::profile::Profile;
+use crate::plans::PlanCache;
+use crate::profile::{Profile, decimal};
 use crate::values::{Argument, failed, result, result_field};
 
 /// What a function of one decimal computes.
@@ -86,42 +90,91 @@ pub(crate) fn literal_digits(value: &ScalarValue) -> Option<i32> {
     }
 }
 
-/// A function of one decimal under a profile.
-#[derive(Debug, PartialEq, Eq, Hash)]
+/// A function of one decimal under a profile, with the plans made for the
+/// argument types and digits met (one per expression, in practice).
+#[derive(Debug)]
 pub(crate) struct Unary {
     function: UnaryFunction,
     profile: Profile,
     signature: Signature,
+    plans: PlanCache<(DataType, i32), UnaryCall>,
+}
+
+/// The identity of a function: what it computes, under which profile.
+impl PartialEq for Unary {
+    fn eq(&self, other: &Self) -> bool {
+        (self.function, self.profile) == (other.function, other.profile)
+    }
+}
+
+impl Eq for Unary {}
+
+impl std::hash::Hash for Unary {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.function, self.profile).hash(state);
+    }
+}
+
+/// A planned call: the crate's plan, and the argument's type when DataFusion
+/// keeps it (`floor`, `ceil` and `trunc` under the Arrow profile), the
+/// rounded value then cast back to it.
+#[derive(Debug)]
+struct UnaryCall {
+    plan: UnaryPlan,
+    back_to: Option<DataType>,
+}
+
+impl UnaryCall {
+    /// The Arrow type of its results.
+    fn data_type(&self) -> DataType {
+        let planned = || data_type(self.plan.result_type(), self.plan.result_width());
+        self.back_to.clone().unwrap_or_else(planned)
+    }
 }
 
 impl Unary {
     /// `function` under `profile`.
     pub(crate) fn new(function: UnaryFunction, profile: Profile) -> Self {
-        Self { function, profile, signature: Signature::user_defined(Volatility::Immutable) }
+        let signature = Signature::user_defined(Volatility::Immutable);
+        Self { function, profile, signature, plans: PlanCache::default() }
+    }
+
+    /// The plan for an argument of type `input`, rounded to `digits` where
+    /// it rounds.
+    fn plan(&self, input: &DataType, digits: i32) -> Result<Arc<UnaryCall>> {
+        self.plans.get((input.clone(), digits), || {
+            let name = self.function.name();
+            let (dtype, width) = decimal(input)?;
+            let op = match self.function {
+                UnaryFunction::Neg => UnaryOp::Neg,
+                UnaryFunction::Abs => UnaryOp::Abs,
+                UnaryFunction::Round(function) => UnaryOp::Round { function, digits },
+            };
+            let plan = UnaryPlan::new(op, dtype, &self.profile.at(width))
+                .or_else(|e| plan_err!("{name}: {e}"))?;
+            let keeps_type = matches!(
+                self.function,
+                UnaryFunction::Round(
+                    RoundFunction::Floor | RoundFunction::Ceil | RoundFunction::Trunc
+                )
+            );
+            let planned = data_type(plan.result_type(), plan.result_width());
+            let back = keeps_type && self.profile.is_arrow() && &planned != input;
+            Ok(UnaryCall { plan, back_to: back.then(|| input.clone()) })
+        })
     }
 
     /// The function of `array`, rounded to `digits` where it rounds.
     fn apply(&self, array: &dyn Array, digits: i32) -> Result<ArrayRef> {
         let name = self.function.name();
+        let call = self.plan(array.data_type(), digits)?;
         let operand = DecimalArray::from_arrow(array).map_err(|e| failed(name, e))?;
-        let options = self.profile.at(operand.width());
-        let op = match self.function {
-            UnaryFunction::Neg => UnaryOp::Neg,
-            UnaryFunction::Abs => UnaryOp::Abs,
-            UnaryFunction::Round(function) => UnaryOp::Round { function, digits },
-        };
-        let computed =
-            decimal_kernels::unary(op, &operand, &options).map_err(|e| failed(name, e))?.to_arrow();
-        let keeps_type = matches!(
-            self.function,
-            UnaryFunction::Round(RoundFunction::Floor | RoundFunction::Ceil | RoundFunction::Trunc)
-        );
-        if !(keeps_type && self.profile.is_arrow()) || computed.data_type() == array.data_type() {
+        let computed = call.plan.run(&operand).map_err(|e| failed(name, e))?.to_arrow();
+        let Some(back_to) = &call.back_to else {
             return Ok(computed);
-        }
+        };
         let strict = CastOptions { safe: false, ..CastOptions::default() };
-        decimal_kernels::arrow::cast(&computed, array.data_type(), &strict)
-            .map_err(|e| failed(name, e))
+        decimal_kernels::arrow::cast(&computed, back_to, &strict).map_err(|e| failed(name, e))
     }
 
     /// The digits of a call's arguments: the second one, a literal integer,
@@ -164,14 +217,14 @@ impl ScalarUDFImpl for Unary {
         plan_err!("{}'s type is planned from its arguments", self.name())
     }
 
-    /// The type of the function of an empty array of the argument's type.
+    /// The planned type of the function of the argument.
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         let Some(input) = args.arg_fields.first() else {
             return plan_err!("{} takes a decimal", self.name());
         };
         let digits = self.digits(args.scalar_arguments.get(1).copied())?;
-        let planned = self.apply(&new_empty_array(input.data_type()), digits)?;
-        let (name, data_type) = (self.name(), planned.data_type().clone());
+        let call = self.plan(input.data_type(), digits)?;
+        let (name, data_type) = (self.name(), call.data_type());
         let may_be_null = self.profile.may_be_null();
         Ok(result_field(name, data_type, &args.arg_fields[..1], may_be_null))
     }

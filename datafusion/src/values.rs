@@ -9,7 +9,6 @@ use datafusion::arrow::array::{Array, ArrayRef, Datum, Scalar};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{DataFusionError, Result, ScalarValue};
 use datafusion::logical_expr::ColumnarValue;
-use decimal_kernels::{DecimalArray, DecimalError, DecimalScalar, Operand};
 
 /// One evaluated argument: a column, or one value for every row.
 pub(crate) enum Argument {
@@ -44,35 +43,9 @@ impl Argument {
         }
     }
 
-    /// The argument as this crate's own column or value (no copy).
-    pub(crate) fn native(&self) -> Result<Native, DecimalError> {
-        Ok(match self {
-            Self::Array(a) => Native::Array(DecimalArray::from_arrow(a.as_ref())?),
-            Self::Scalar(s) => Native::Scalar(DecimalScalar::from_arrow(s)?),
-        })
-    }
-
     /// Whether the argument is one value for every row.
     pub(crate) fn is_scalar(&self) -> bool {
         matches!(self, Self::Scalar(_))
-    }
-}
-
-/// An argument as this crate's column or value.
-pub(crate) enum Native {
-    /// A column.
-    Array(DecimalArray),
-    /// One value for every row.
-    Scalar(DecimalScalar),
-}
-
-impl Native {
-    /// The operand of a native operator.
-    pub(crate) fn operand(&self) -> Operand<'_> {
-        match self {
-            Self::Array(a) => Operand::Array(a),
-            Self::Scalar(s) => Operand::Scalar(s),
-        }
     }
 }
 

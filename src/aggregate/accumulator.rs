@@ -344,10 +344,9 @@ impl Accumulator {
             _ => DecimalError::InvalidState { reason: format!("row {row} is not {reason}") },
         };
         // A compact state, in one pass.
-        if let (Running::Sums(sums), Some((parts, valid, counts))) =
-            (&mut self.running, state.compact_sums())
-        {
-            return sums.merge_i128(group_indices, parts, valid, counts).map_err(|e| match e {
+        if let (Running::Sums(sums), Some(parts)) = (&mut self.running, state.compact_sums()) {
+            let (sums_in, valid, counts) = (parts.sums, parts.valid, parts.counts);
+            return sums.merge_i128(group_indices, sums_in, valid, counts).map_err(|e| match e {
                 KernelError::GroupOutOfRange { row, group, groups } => {
                     DecimalError::GroupOutOfRange { row, group, total_groups: groups }
                 }

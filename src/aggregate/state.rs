@@ -61,6 +61,16 @@ pub struct AggregateState {
     columns: StateColumns,
 }
 
+/// A compact state's rows as the kernels merge them.
+pub(crate) struct CompactParts<'a> {
+    /// Each row's sum.
+    pub(crate) sums: &'a [i128],
+    /// The rows with a sum (a `sum`'s state: the groups that met rows).
+    pub(crate) valid: Option<&'a NullBuffer>,
+    /// Each row's count of rows, for `avg`.
+    pub(crate) counts: Option<&'a [u64]>,
+}
+
 /// The arrays of a state.
 #[derive(Clone, Debug, PartialEq)]
 enum StateColumns {
@@ -320,11 +330,13 @@ impl AggregateState {
 
     /// The sums of a compact state, their validity and counts (`None` for
     /// a `sum`'s state), as the kernels merge them in one pass.
-    pub(crate) fn compact_sums(&self) -> Option<(&[i128], Option<&NullBuffer>, Option<&[u64]>)> {
+    pub(crate) fn compact_sums(&self) -> Option<CompactParts<'_>> {
         match &self.columns {
-            StateColumns::Compact { sum, count } => {
-                Some((sum.values(), sum.nulls(), count.as_ref().map(|c| &c.values()[..])))
-            }
+            StateColumns::Compact { sum, count } => Some(CompactParts {
+                sums: sum.values(),
+                valid: sum.nulls(),
+                counts: count.as_ref().map(|c| &c.values()[..]),
+            }),
             _ => None,
         }
     }

@@ -7,10 +7,10 @@ use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, Datum};
 use arrow_schema::{ArrowError, DataType};
 
 use crate::arrow::convert::{data_type, decimal_type, decimal_width};
-use crate::compute::funnel::{Operation, Request, run};
+use crate::compute::prepared::BinaryPlan;
 use crate::compute::operand::Operand;
 use crate::compute::recycled::RecycledArray;
-use crate::rules::storage::{ResultStorage, result_width};
+use crate::rules::storage::ResultStorage;
 use crate::types::DecimalError;
 use crate::types::StorageWidth;
 use crate::types::{ArithmeticOptions, BinaryOp};
@@ -50,13 +50,7 @@ pub fn result_data_type(
     rhs: &DataType,
     options: &ArithmeticOptions,
 ) -> Result<DataType, DecimalError> {
-    let (lhs, lhs_width) = decimal_type(lhs)?;
-    let (rhs, rhs_width) = decimal_type(rhs)?;
-    let result = op.result_type(lhs, rhs, options)?;
-    let storage = ResultStorage::ArrowOperands(lhs_width.max(rhs_width));
-    // The profile's result types always fit the width `arrow_operands` picks.
-    let width = result_width(result, storage, options).unwrap_or(result.storage_width());
-    Ok(data_type(result, width))
+    Ok(BinaryPlan::for_arrow(op, lhs, rhs, options)?.result_data_type())
 }
 
 /// `lhs op rhs` on Arrow decimals of any widths under any profile: the
@@ -98,18 +92,73 @@ pub fn binary(
     options: &ArithmeticOptions,
 ) -> Result<ArrayRef, ArrowError> {
     let (l, r) = (DatumOperand::of(lhs)?, DatumOperand::of(rhs)?);
-    Ok(run(arrow_request(op, (&l, &r), options))?.to_arrow())
+    Ok(arrow_plan(op, (&l, &r), options)?.run(l.operand(), r.operand())?.to_arrow())
 }
 
-/// `lhs op rhs` at the profile's result type, stored at the Arrow width
-/// [`binary`] returns.
-fn arrow_request<'a>(
+/// The plan of `lhs op rhs` at the profile's result type, stored at the
+/// Arrow width [`binary`] returns.
+fn arrow_plan(
     op: BinaryOp,
-    (lhs, rhs): (&'a DatumOperand, &'a DatumOperand),
-    options: &'a ArithmeticOptions,
-) -> Request<'a> {
-    let operation = Operation::Binary { op, lhs: lhs.operand(), rhs: rhs.operand(), result: None };
-    Request::new(operation, options).stored(ResultStorage::ArrowOperands(lhs.width.max(rhs.width)))
+    (lhs, rhs): (&DatumOperand, &DatumOperand),
+    options: &ArithmeticOptions,
+) -> Result<BinaryPlan, DecimalError> {
+    let storage = ResultStorage::ArrowOperands(lhs.width.max(rhs.width));
+    let types = (lhs.operand().dtype(), rhs.operand().dtype());
+    BinaryPlan::stored(op, types, None, storage, options)
+}
+
+impl BinaryPlan {
+    /// `op` on Arrow decimals of types `lhs` and `rhs`, as [`binary`] plans
+    /// it: the profile's result type, stored at the Arrow width [`binary`]
+    /// returns ([`result_data_type`](Self::result_data_type)).
+    ///
+    /// ```
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+    /// use arrow_array::Decimal64Array;
+    /// use arrow_schema::DataType;
+    /// use decimal_kernels::{ArithmeticOptions, BinaryOp, BinaryPlan, DecimalError, StorageWidth};
+    /// let t = DataType::Decimal64(10, 2);
+    /// let plan = BinaryPlan::for_arrow(BinaryOp::Div, &t, &t, &ArithmeticOptions::arrow(StorageWidth::I64))?;
+    /// assert_eq!(plan.result_data_type(), DataType::Decimal64(16, 6));
+    /// let a = Decimal64Array::from(vec![100, 250]).with_precision_and_scale(10, 2).unwrap();
+    /// let b = Decimal64Array::from(vec![300, 0]).with_precision_and_scale(10, 2).unwrap();
+    /// // The crate's own error, naming the row and its dividend.
+    /// let err = plan.run_arrow(&a, &b).unwrap_err();
+    /// assert!(matches!(err, DecimalError::DivideByZero { row: 1, .. }));
+    /// # Ok::<(), DecimalError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`DecimalError::NotDecimal`] for a type that is not an Arrow decimal;
+    /// as [`BinaryPlan::new`].
+    pub fn for_arrow(
+        op: BinaryOp,
+        lhs: &DataType,
+        rhs: &DataType,
+        options: &ArithmeticOptions,
+    ) -> Result<Self, DecimalError> {
+        let ((l, lw), (r, rw)) = (decimal_type(lhs)?, decimal_type(rhs)?);
+        Self::stored(op, (l, r), None, ResultStorage::ArrowOperands(lw.max(rw)), options)
+    }
+
+    /// The Arrow type of its results.
+    #[must_use]
+    pub fn result_data_type(&self) -> DataType {
+        data_type(self.result_type(), self.result_width())
+    }
+
+    /// [`run`](Self::run) on Arrow decimals (a scalar datum stands for
+    /// every row), its failures the crate's own errors, with their row and
+    /// operands.
+    ///
+    /// # Errors
+    /// [`DecimalError::NotDecimal`] for a side that is not an Arrow decimal
+    /// array; as [`run`](Self::run).
+    pub fn run_arrow(&self, lhs: &dyn Datum, rhs: &dyn Datum) -> Result<ArrayRef, DecimalError> {
+        let (l, r) = (DatumOperand::native(lhs)?, DatumOperand::native(rhs)?);
+        Ok(self.run(l.operand(), r.operand())?.to_arrow())
+    }
 }
 
 /// `lhs op rhs` as [`binary`], written into the memory of `recycled`, a
@@ -166,7 +215,8 @@ pub fn binary_recycling(
         DataType::Decimal256(..) => recycled_parts::<Decimal256Type>(recycled),
         _ => RecycledArray::default(),
     };
-    Ok(run(arrow_request(op, (&l, &r), options).recycled(recycled))?.to_arrow())
+    let plan = arrow_plan(op, (&l, &r), options)?;
+    Ok(plan.run_into(l.operand(), r.operand(), recycled)?.to_arrow())
 }
 
 /// The buffers of an Arrow array of type `T`, held by nothing else once the
@@ -217,10 +267,9 @@ pub fn binary_to(
 ) -> Result<ArrayRef, ArrowError> {
     let (l, r) = (DatumOperand::of(lhs)?, DatumOperand::of(rhs)?);
     let (result, width) = decimal_type(result)?;
-    let operation =
-        Operation::Binary { op, lhs: l.operand(), rhs: r.operand(), result: Some(result) };
-    let request = Request::new(operation, options).stored(ResultStorage::Exact(width));
-    Ok(run(request)?.to_arrow())
+    let types = (l.operand().dtype(), r.operand().dtype());
+    let plan = BinaryPlan::stored(op, types, Some(result), ResultStorage::Exact(width), options)?;
+    Ok(plan.run(l.operand(), r.operand())?.to_arrow())
 }
 
 /// `lhs + rhs` under Arrow's rules, as `arrow_arith::numeric::add` on
@@ -381,6 +430,16 @@ impl DatumOperand {
     /// The side for `datum` (a scalar datum is a one-row array standing for
     /// every row, null when it holds a null, as arrow reads it).
     pub(crate) fn of(datum: &dyn Datum) -> Result<Self, ArrowError> {
+        Self::native(datum).map_err(|e| match e {
+            DecimalError::NotScalar { is_scalar: true, rows: 0 } => {
+                ArrowError::InvalidArgumentError("a scalar operand has no rows".to_string())
+            }
+            e => e.into(),
+        })
+    }
+
+    /// [`of`](Self::of) with the crate's own error.
+    pub(crate) fn native(datum: &dyn Datum) -> Result<Self, DecimalError> {
         let (array, is_scalar) = datum.get();
         let decimals = DecimalArray::from_arrow(array)?;
         let width = decimals.width();
@@ -392,9 +451,7 @@ impl DatumOperand {
         } else {
             decimals.scalar(0)
         };
-        let scalar = scalar.ok_or_else(|| {
-            ArrowError::InvalidArgumentError("a scalar operand has no rows".to_string())
-        })?;
+        let scalar = scalar.ok_or(DecimalError::NotScalar { is_scalar: true, rows: 0 })?;
         Ok(Self { decimals: OwnedOperand::Scalar(scalar), width })
     }
 

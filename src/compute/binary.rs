@@ -1,10 +1,9 @@
 //! The operators of two operands: [`binary`] at the profile's result type,
 //! [`binary_to`] at one the caller planned, [`binary_recycling`] into a
-//! result handed back. Each is one request to the funnel.
+//! result handed back. Each is one [`BinaryPlan`] made and run.
 
-use crate::compute::funnel::{Operation, Request, run};
 use crate::compute::operand::Operand;
-use crate::compute::recycled::RecycledArray;
+use crate::compute::prepared::BinaryPlan;
 use crate::types::{ArithmeticOptions, BinaryOp, DecimalError, DecimalType};
 use crate::values::DecimalArray;
 
@@ -32,7 +31,7 @@ pub fn binary<'a>(
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
-    run(Request::new(Operation::Binary { op, lhs, rhs, result: None }, options))
+    BinaryPlan::new(op, lhs.dtype(), rhs.dtype(), options)?.run(lhs, rhs)
 }
 
 /// `lhs op rhs` row by row at a result type the caller chose: each row is
@@ -68,8 +67,8 @@ pub fn binary_to<'a>(
     result: DecimalType,
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
-    let (lhs, rhs, result) = (lhs.into(), rhs.into(), Some(result));
-    run(Request::new(Operation::Binary { op, lhs, rhs, result }, options))
+    let (lhs, rhs) = (lhs.into(), rhs.into());
+    BinaryPlan::with_result(op, lhs.dtype(), rhs.dtype(), result, options)?.run(lhs, rhs)
 }
 
 /// `lhs op rhs` as [`binary`], written into the memory of `recycled`, a
@@ -135,6 +134,5 @@ pub fn binary_recycling<'a>(
     recycled: DecimalArray,
 ) -> Result<DecimalArray, DecimalError> {
     let (lhs, rhs) = (lhs.into(), rhs.into());
-    let request = Request::new(Operation::Binary { op, lhs, rhs, result: None }, options);
-    run(request.recycled(RecycledArray::from(recycled)))
+    BinaryPlan::new(op, lhs.dtype(), rhs.dtype(), options)?.run_recycling(lhs, rhs, recycled)
 }

@@ -90,6 +90,66 @@ pub(crate) struct Plan {
     pub(crate) rows: usize,
 }
 
+/// The result type of a call and the width it is stored at: what a
+/// prepared plan holds, derived once from the operand types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// The result type.
+    pub(crate) result: DecimalType,
+    /// The width results are stored at (it holds `result`).
+    pub(crate) width: StorageWidth,
+}
+
+/// The shape of `lhs op rhs` for operands of types `lhs` and `rhs`, at
+/// `result` when the caller planned it.
+///
+/// # Errors
+/// As [`plan`] for two operands, but for the row count.
+pub(crate) fn binary_shape(
+    op: BinaryOp,
+    (lhs, rhs): (DecimalType, DecimalType),
+    result: Option<DecimalType>,
+    storage: ResultStorage,
+    options: &ArithmeticOptions,
+) -> Result<Shape, DecimalError> {
+    let result = match result {
+        Some(planned) => planned,
+        None => op.result_type(lhs, rhs, options)?,
+    };
+    check_exact(op, lhs, rhs, result)?;
+    let width = result_width(result, storage, options).ok_or_else(|| {
+        let reason = format!("{result} does not fit the result's storage");
+        DecimalError::UnsupportedTypes { op, lhs, rhs, reason }
+    })?;
+    Ok(Shape { result, width })
+}
+
+/// The shape of `op operand` for an operand of type `operand`.
+///
+/// # Errors
+/// As [`plan`] for one operand, but for the row count.
+pub(crate) fn unary_shape(
+    op: UnaryOp,
+    operand: DecimalType,
+    storage: ResultStorage,
+    options: &ArithmeticOptions,
+) -> Result<Shape, DecimalError> {
+    let result = op.result_type_under(operand, options)?;
+    Ok(Shape { result, width: stored_at(result, storage, options)? })
+}
+
+/// The width `result` is stored at, refused as one operand's result is.
+fn stored_at(
+    result: DecimalType,
+    storage: ResultStorage,
+    options: &ArithmeticOptions,
+) -> Result<StorageWidth, DecimalError> {
+    result_width(result, storage, options).ok_or_else(|| DecimalError::StorageTooNarrow {
+        dtype: result,
+        width: refused_width(result, storage, options),
+    })
+}
+
 /// The result type, its storage width and the row count of `operation`.
 ///
 /// # Errors
@@ -104,37 +164,23 @@ pub(crate) fn plan(
     storage: ResultStorage,
     options: &ArithmeticOptions,
 ) -> Result<Plan, DecimalError> {
-    let (result, lengths) = match operation {
+    let (shape, lengths) = match operation {
         Operation::Binary { op, lhs, rhs, result } => {
-            let (l, r) = (lhs.dtype(), rhs.dtype());
-            let result = match result {
-                Some(planned) => planned,
-                None => op.result_type(l, r, options)?,
-            };
-            check_exact(op, l, r, result)?;
-            (result, [lhs.length(), rhs.length()])
+            let types = (lhs.dtype(), rhs.dtype());
+            (binary_shape(op, types, result, storage, options)?, [lhs.length(), rhs.length()])
         }
         Operation::Unary { op, operand } => {
-            (op.result_type_under(operand.dtype(), options)?, [operand.length(), None])
+            (unary_shape(op, operand.dtype(), storage, options)?, [operand.length(), None])
         }
-        Operation::Aggregate { op, input } => (op.result_type(input, options)?, [None, None]),
-        Operation::Parse { to, rows } => (to, [Some(rows), None]),
+        Operation::Aggregate { op, input } => {
+            let result = op.result_type(input, options)?;
+            (Shape { result, width: stored_at(result, storage, options)? }, [None, None])
+        }
+        Operation::Parse { to, rows } => {
+            (Shape { result: to, width: stored_at(to, storage, options)? }, [Some(rows), None])
+        }
     };
-    let width = result_width(result, storage, options).ok_or_else(|| match operation {
-        Operation::Binary { op, lhs, rhs, .. } => DecimalError::UnsupportedTypes {
-            op,
-            lhs: lhs.dtype(),
-            rhs: rhs.dtype(),
-            reason: format!("{result} does not fit the result's storage"),
-        },
-        Operation::Unary { .. } | Operation::Aggregate { .. } | Operation::Parse { .. } => {
-            DecimalError::StorageTooNarrow {
-                dtype: result,
-                width: refused_width(result, storage, options),
-            }
-        }
-    })?;
-    Ok(Plan { result, width, rows: row_count(&lengths)? })
+    Ok(Plan { result: shape.result, width: shape.width, rows: row_count(&lengths)? })
 }
 
 /// Runs `request`: plans it, then makes one typed kernel call over the
@@ -145,8 +191,28 @@ pub(crate) fn plan(
 /// and [`DecimalError::DivideByZero`] naming the first failing valid row
 /// under the `Error` policies.
 pub(crate) fn run(request: Request<'_>) -> Result<DecimalArray, DecimalError> {
-    let Request { operation, storage, options, mut recycled } = request;
-    let plan = plan(operation, storage, options)?;
+    let plan = plan(request.operation, request.storage, request.options)?;
+    run_planned(request, plan)
+}
+
+/// Runs `request` on a shape planned before (a prepared plan's): only the
+/// row count is derived here.
+///
+/// # Errors
+/// As [`run`], but for the result type's and the width's errors.
+pub(crate) fn run_shaped(request: Request<'_>, shape: Shape) -> Result<DecimalArray, DecimalError> {
+    let rows = match request.operation {
+        Operation::Binary { lhs, rhs, .. } => row_count(&[lhs.length(), rhs.length()])?,
+        Operation::Unary { operand, .. } => row_count(&[operand.length(), None])?,
+        Operation::Aggregate { .. } => 1,
+        Operation::Parse { rows, .. } => rows,
+    };
+    run_planned(request, Plan { result: shape.result, width: shape.width, rows })
+}
+
+/// Runs `request` as `plan` says.
+fn run_planned(request: Request<'_>, plan: Plan) -> Result<DecimalArray, DecimalError> {
+    let Request { operation, options, mut recycled, .. } = request;
     let policies = options.policies();
     match operation {
         Operation::Binary { op, lhs, rhs, .. } => {
@@ -266,11 +332,7 @@ pub(crate) fn cast_width(
     to: DecimalType,
     options: &ArithmeticOptions,
 ) -> Result<StorageWidth, DecimalError> {
-    let storage = ResultStorage::Profile;
-    result_width(to, storage, options).ok_or_else(|| DecimalError::StorageTooNarrow {
-        dtype: to,
-        width: refused_width(to, storage, options),
-    })
+    stored_at(to, ResultStorage::Profile, options)
 }
 
 /// A comparison as an entry point hands it over: no options (a comparison

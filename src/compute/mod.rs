@@ -7,6 +7,7 @@ pub(crate) mod compare;
 pub(crate) mod funnel;
 mod kernel_call;
 pub(crate) mod operand;
+pub(crate) mod prepared;
 pub(crate) mod recycled;
 pub(crate) mod round;
 pub(crate) mod unary;

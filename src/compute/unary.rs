@@ -1,9 +1,8 @@
 //! The operators of one operand: [`unary`] and [`unary_recycling`], each
-//! one request to the funnel.
+//! one [`UnaryPlan`] made and run.
 
-use crate::compute::funnel::{Operation, Request, run};
 use crate::compute::operand::Operand;
-use crate::compute::recycled::RecycledArray;
+use crate::compute::prepared::UnaryPlan;
 use crate::types::{ArithmeticOptions, DecimalError, UnaryOp};
 use crate::values::DecimalArray;
 
@@ -30,7 +29,8 @@ pub fn unary<'a>(
     operand: impl Into<Operand<'a>>,
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
-    run(Request::new(Operation::Unary { op, operand: operand.into() }, options))
+    let operand = operand.into();
+    UnaryPlan::new(op, operand.dtype(), options)?.run(operand)
 }
 
 /// `op operand` as [`unary`], written into the memory of `recycled`, a
@@ -63,8 +63,8 @@ pub fn unary_recycling<'a>(
     options: &ArithmeticOptions,
     recycled: DecimalArray,
 ) -> Result<DecimalArray, DecimalError> {
-    let request = Request::new(Operation::Unary { op, operand: operand.into() }, options);
-    run(request.recycled(RecycledArray::from(recycled)))
+    let operand = operand.into();
+    UnaryPlan::new(op, operand.dtype(), options)?.run_recycling(operand, recycled)
 }
 
 #[cfg(test)]
