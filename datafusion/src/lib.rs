@@ -19,7 +19,7 @@
 //! | SQL | function in the plan |
 //! |---|---|
 //! | `+ - * / %` | `decimal_add`, `decimal_sub`, `decimal_mul`, `decimal_div`, `decimal_rem` |
-//! | `= <> < <= > >=`, `BETWEEN` | `decimal_eq`, `decimal_neq`, `decimal_lt`, `decimal_lt_eq`, `decimal_gt`, `decimal_gt_eq` |
+//! | `= <> < <= > >=`, `BETWEEN` of two decimal types | `decimal_eq`, `decimal_neq`, `decimal_lt`, `decimal_lt_eq`, `decimal_gt`, `decimal_gt_eq` |
 //! | unary `-`, `abs` | `decimal_neg`, `decimal_abs` |
 //! | `round`, `floor`, `ceil`, `trunc` | `decimal_round`, `decimal_floor`, `decimal_ceil`, `decimal_trunc` |
 //! | `CAST`, `TRY_CAST` to or from a decimal | `decimal_cast`, `decimal_try_cast` |

@@ -124,7 +124,12 @@ impl DecimalRewrite {
                 } else if let Some(comparison) = operators::compare_op(op)
                     && operators::comparison_types(&lt, &rt).is_some()
                 {
-                    Transformed::yes(compare(comparison, *left, *right))
+                    Transformed::yes(match of_one_type((*left, &lt), (*right, &rt)) {
+                        Ok((l, r)) => {
+                            Expr::BinaryExpr(BinaryExpr::new(Box::new(l), op, Box::new(r)))
+                        }
+                        Err((l, r)) => compare(comparison, l, r),
+                    })
                 } else {
                     Transformed::no(Expr::BinaryExpr(BinaryExpr { left, op, right }))
                 }
@@ -150,9 +155,11 @@ impl DecimalRewrite {
                 }
                 let (x, low, high) = (*expr, *low, *high);
                 Transformed::yes(if negated {
-                    compare(CompareOp::Lt, x.clone(), low).or(compare(CompareOp::Gt, x, high))
+                    let below = self.compared(x.clone(), Operator::Lt, low, schema)?;
+                    below.or(self.compared(x, Operator::Gt, high, schema)?)
                 } else {
-                    compare(CompareOp::GtEq, x.clone(), low).and(compare(CompareOp::LtEq, x, high))
+                    let above = self.compared(x.clone(), Operator::GtEq, low, schema)?;
+                    above.and(self.compared(x, Operator::LtEq, high, schema)?)
                 })
             }
             Expr::Cast(c) if casts_here(&c.expr, &c.field) => {
@@ -384,6 +391,52 @@ impl DecimalRewrite {
         }
         rewritten.map_data(LogicalPlan::recompute_schema)
     }
+}
+
+/// Two decimal operands of a comparison as DataFusion compares them
+/// exactly, when they are of one type: the values as they are stored. A
+/// literal beside a decimal of type `T` is made a value of `T` where it is
+/// one exactly (its scale at most `T`'s, its digits within `T`'s precision).
+/// Otherwise both as they are (`Err`), for this crate's comparison.
+/// DataFusion's comparison is then as exact as this crate's, and its
+/// optimizer reads it (statistics, join and filter planning).
+fn of_one_type(
+    (l, lt): (Expr, &DataType),
+    (r, rt): (Expr, &DataType),
+) -> Result<(Expr, Expr), (Expr, Expr)> {
+    if lt == rt && lt.is_decimal() {
+        return Ok((l, r));
+    }
+    let as_type = |e: &Expr, t: &DataType| match e {
+        Expr::Literal(value, _) if t.is_decimal() && !value.is_null() => exactly_as(value, t),
+        _ => None,
+    };
+    if let Some(value) = as_type(&r, lt) {
+        return Ok((l, Expr::Literal(value, None)));
+    }
+    if let Some(value) = as_type(&l, rt) {
+        return Ok((Expr::Literal(value, None), r));
+    }
+    Err((l, r))
+}
+
+/// `value` (an integer or a decimal) as a value of the decimal type `to`,
+/// when it is one exactly: no digit dropped, none beyond `to`'s precision.
+fn exactly_as(value: &ScalarValue, to: &DataType) -> Option<ScalarValue> {
+    let from = value.data_type();
+    let scale = |t: &DataType| match t {
+        DataType::Decimal32(_, s)
+        | DataType::Decimal64(_, s)
+        | DataType::Decimal128(_, s)
+        | DataType::Decimal256(_, s) => Some(*s),
+        t if t.is_integer() => Some(0),
+        _ => None,
+    };
+    if scale(&from)? > scale(to)? {
+        return None;
+    }
+    // Raising the scale appends zeros: exact, or an overflow error.
+    value.cast_to(to).ok().filter(|cast| !cast.is_null())
 }
 
 /// `x` compared with a value of type `other`: a floating-point literal

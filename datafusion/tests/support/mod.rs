@@ -225,13 +225,22 @@ fn classify(x: &Expr, schema: &DFSchema, found: &mut DecimalExpressions) {
                         | Operator::Gt
                         | Operator::GtEq
                 );
-            computes && (decimal(type_of(&b.left)) || decimal(type_of(&b.right)))
+            // A comparison of two decimals of one type compares the stored
+            // values: DataFusion's is exact (the README lists it).
+            let (l, r) = (type_of(&b.left), type_of(&b.right));
+            let one_type = l == r && !b.op.is_numerical_operators();
+            computes && !one_type && (decimal(l) || decimal(r))
         }
         Expr::Cast(c) => decimal(type_of(&c.expr)) || c.field.data_type().is_decimal(),
         Expr::TryCast(c) => decimal(type_of(&c.expr)) || c.field.data_type().is_decimal(),
         Expr::Negative(e) => decimal(type_of(e)),
         Expr::Between(b) => decimal(type_of(&b.expr)),
-        Expr::InList(l) => decimal(type_of(&l.expr)) || l.list.iter().any(|i| decimal(type_of(i))),
+        // Of one type: the stored values looked up as they are.
+        Expr::InList(l) => {
+            let t = type_of(&l.expr);
+            let one_type = l.list.iter().all(|i| type_of(i) == t);
+            !one_type && (decimal(t) || l.list.iter().any(|i| decimal(type_of(i))))
+        }
         _ => false,
     };
     if theirs {
