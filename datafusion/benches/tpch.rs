@@ -10,7 +10,8 @@
 //!
 //! `TPCH_QUERIES=1,18,20` runs only those queries; `TPCH_AA=1` runs two
 //! plain contexts against each other, whose ratios are the spread of the
-//! measurement itself. The loop copy is `DECIMAL_KERNELS_ISA`'s (printed).
+//! measurement itself; `TPCH_EXPLAIN=1` prints the physical plans both ways
+//! instead. The loop copy is `DECIMAL_KERNELS_ISA`'s (printed).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -118,6 +119,19 @@ fn main() -> Result<()> {
         println!("| query | DataFusion (ms) | registered (ms) | DataFusion / registered |");
         println!("|---|---:|---:|---:|");
         let (mut total_theirs, mut total_ours) = (Duration::ZERO, Duration::ZERO);
+        if std::env::var_os("TPCH_EXPLAIN").is_some() {
+            for &n in &queries {
+                for (side, ctx) in [("DataFusion", &theirs), ("registered", &ours)] {
+                    for statement in tpch_statements(n).iter().filter(|s| is_query(s)) {
+                        let plan = ctx.sql(statement).await?.create_physical_plan().await?;
+                        let shown =
+                            datafusion::physical_plan::displayable(plan.as_ref()).indent(true);
+                        eprintln!("q{n} {side}:\n{shown}");
+                    }
+                }
+            }
+            return Ok(());
+        }
         for n in queries {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             for _ in 0..runs.max(1) {

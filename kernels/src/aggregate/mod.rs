@@ -40,7 +40,10 @@ pub(crate) trait PerGroup {
 
 impl<T> PerGroup for Vec<T> {
     fn try_room_for(&mut self, groups: usize) -> Result<(), TryReserveError> {
-        self.try_reserve_exact(groups.saturating_sub(self.len()))
+        // Amortized (the capacity at least doubles), as `Vec::resize` grows:
+        // an engine adds a few groups a batch, and an exact reservation
+        // would copy every group's state again on each.
+        self.try_reserve(groups.saturating_sub(self.len()))
     }
 
     fn room(&self) -> usize {
