@@ -125,10 +125,10 @@ impl DecimalRewrite {
                     && operators::comparison_types(&lt, &rt).is_some()
                 {
                     Transformed::yes(match of_one_type((*left, &lt), (*right, &rt)) {
-                        Ok((l, r)) => {
+                        (l, r, true) => {
                             Expr::BinaryExpr(BinaryExpr::new(Box::new(l), op, Box::new(r)))
                         }
-                        Err((l, r)) => compare(comparison, l, r),
+                        (l, r, false) => compare(comparison, l, r),
                     })
                 } else {
                     Transformed::no(Expr::BinaryExpr(BinaryExpr { left, op, right }))
@@ -394,30 +394,27 @@ impl DecimalRewrite {
 }
 
 /// Two decimal operands of a comparison as DataFusion compares them
-/// exactly, when they are of one type: the values as they are stored. A
-/// literal beside a decimal of type `T` is made a value of `T` where it is
-/// one exactly (its scale at most `T`'s, its digits within `T`'s precision).
-/// Otherwise both as they are (`Err`), for this crate's comparison.
-/// DataFusion's comparison is then as exact as this crate's, and its
-/// optimizer reads it (statistics, join and filter planning).
-fn of_one_type(
-    (l, lt): (Expr, &DataType),
-    (r, rt): (Expr, &DataType),
-) -> Result<(Expr, Expr), (Expr, Expr)> {
+/// exactly, when they are of one type (`true`): the values as they are
+/// stored. A literal beside a decimal of type `T` is made a value of `T`
+/// where it is one exactly (its scale at most `T`'s, its digits within
+/// `T`'s precision). Otherwise both as they are (`false`), for this crate's
+/// comparison. DataFusion's comparison is then as exact as this crate's,
+/// and its optimizer reads it (statistics, join and filter planning).
+fn of_one_type((l, lt): (Expr, &DataType), (r, rt): (Expr, &DataType)) -> (Expr, Expr, bool) {
     if lt == rt && lt.is_decimal() {
-        return Ok((l, r));
+        return (l, r, true);
     }
     let as_type = |e: &Expr, t: &DataType| match e {
         Expr::Literal(value, _) if t.is_decimal() && !value.is_null() => exactly_as(value, t),
         _ => None,
     };
     if let Some(value) = as_type(&r, lt) {
-        return Ok((l, Expr::Literal(value, None)));
+        return (l, Expr::Literal(value, None), true);
     }
     if let Some(value) = as_type(&l, rt) {
-        return Ok((Expr::Literal(value, None), r));
+        return (Expr::Literal(value, None), r, true);
     }
-    Err((l, r))
+    (l, r, false)
 }
 
 /// `value` (an integer or a decimal) as a value of the decimal type `to`,
