@@ -83,12 +83,6 @@ impl BinaryPlan {
         Ok(Self { op, operands, shape, options: *options })
     }
 
-    /// The operator.
-    #[must_use]
-    pub fn op(&self) -> BinaryOp {
-        self.op
-    }
-
     /// The type of its results.
     #[must_use]
     pub fn result_type(&self) -> DecimalType {
@@ -99,12 +93,6 @@ impl BinaryPlan {
     #[must_use]
     pub fn result_width(&self) -> StorageWidth {
         self.shape.width
-    }
-
-    /// The options it runs under.
-    #[must_use]
-    pub fn options(&self) -> &ArithmeticOptions {
-        &self.options
     }
 
     /// `lhs op rhs` row by row, as [`binary`](crate::binary) gives it.
