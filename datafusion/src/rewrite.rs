@@ -199,7 +199,7 @@ impl DecimalRewrite {
                         let mut params = a.params;
                         // The extreme of the distinct values is that of all
                         // values; a distinct sum or mean keeps its DISTINCT.
-                        params.distinct &= aggregates::retracts(entry.0);
+                        params.distinct &= !matches!(entry.0, AggregateOp::Min | AggregateOp::Max);
                         let func = self.aggregate(entry);
                         Transformed::yes(Expr::AggregateFunction(AggregateFunction {
                             func,

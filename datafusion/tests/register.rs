@@ -354,3 +354,15 @@ async fn a_join_on_keys_of_two_decimal_types_matches_equal_values() -> Result<()
     assert!(ours.contains("| 3 | 3.0000000000 |") && ours.lines().count() == 6, "{ours}");
     Ok(())
 }
+
+#[tokio::test]
+async fn a_literal_with_more_digits_than_the_column_is_not_rounded_to_it() -> Result<()> {
+    // 1.00 and 1.01 in a DECIMAL(15,2): 1.005 lies between them (rounded to
+    // two digits it would be 1.01, and `v > 1.005` false for 1.01).
+    let ctx = context(vec![("v", decimals(vec![Some(100), Some(101)], 15, 2))], true)?;
+    let sql = "SELECT v > 1.005 AS gt, v = 1.005 AS eq, v BETWEEN 1.001 AND 1.009 AS btw FROM t";
+    let ours = run(&ctx, sql).await.expect("an answer");
+    assert!(ours.contains("| false | false | false |"), "{ours}");
+    assert!(ours.contains("| true  | false | false |"), "{ours}");
+    Ok(())
+}

@@ -164,21 +164,30 @@ pub(crate) fn plan(
     storage: ResultStorage,
     options: &ArithmeticOptions,
 ) -> Result<Plan, DecimalError> {
-    let (shape, lengths) = match operation {
+    let shape = match operation {
         Operation::Binary { op, lhs, rhs, result } => {
-            let types = (lhs.dtype(), rhs.dtype());
-            (binary_shape(op, types, result, storage, options)?, [lhs.length(), rhs.length()])
+            binary_shape(op, (lhs.dtype(), rhs.dtype()), result, storage, options)?
         }
-        Operation::Unary { op, operand } => {
-            (unary_shape(op, operand.dtype(), storage, options)?, [operand.length(), None])
-        }
+        Operation::Unary { op, operand } => unary_shape(op, operand.dtype(), storage, options)?,
         Operation::Aggregate { op, input } => {
             let result = op.result_type(input, options)?;
-            (Shape { result, width: stored_at(result, storage, options)? }, [None, None])
+            Shape { result, width: stored_at(result, storage, options)? }
         }
-        Operation::Parse { to, rows } => {
-            (Shape { result: to, width: stored_at(to, storage, options)? }, [Some(rows), None])
-        }
+        Operation::Parse { to, .. } => Shape { result: to, width: stored_at(to, storage, options)? },
+    };
+    planned(operation, shape)
+}
+
+/// `shape` with the row count of `operation`'s operands.
+///
+/// # Errors
+/// [`DecimalError::LengthMismatch`] for arrays of different lengths.
+fn planned(operation: Operation<'_>, shape: Shape) -> Result<Plan, DecimalError> {
+    let lengths = match operation {
+        Operation::Binary { lhs, rhs, .. } => [lhs.length(), rhs.length()],
+        Operation::Unary { operand, .. } => [operand.length(), None],
+        Operation::Aggregate { .. } => [None, None],
+        Operation::Parse { rows, .. } => [Some(rows), None],
     };
     Ok(Plan { result: shape.result, width: shape.width, rows: row_count(&lengths)? })
 }
@@ -201,13 +210,8 @@ pub(crate) fn run(request: Request<'_>) -> Result<DecimalArray, DecimalError> {
 /// # Errors
 /// As [`run`], but for the result type's and the width's errors.
 pub(crate) fn run_shaped(request: Request<'_>, shape: Shape) -> Result<DecimalArray, DecimalError> {
-    let rows = match request.operation {
-        Operation::Binary { lhs, rhs, .. } => row_count(&[lhs.length(), rhs.length()])?,
-        Operation::Unary { operand, .. } => row_count(&[operand.length(), None])?,
-        Operation::Aggregate { .. } => 1,
-        Operation::Parse { rows, .. } => rows,
-    };
-    run_planned(request, Plan { result: shape.result, width: shape.width, rows })
+    let plan = planned(request.operation, shape)?;
+    run_planned(request, plan)
 }
 
 /// Runs `request` as `plan` says.
