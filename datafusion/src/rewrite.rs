@@ -34,7 +34,7 @@ use datafusion::logical_expr::{
 };
 use datafusion::optimizer::AnalyzerRule;
 use decimal_kernels::aggregate::AggregateOp;
-use decimal_kernels::{BinaryOp, CompareOp};
+use decimal_kernels::{BinaryOp, CompareOp, RoundFunction};
 
 use crate::aggregates::{self, DecimalAggregate};
 use crate::cast::{self, Cast};
@@ -345,7 +345,8 @@ impl DecimalRewrite {
 
     /// This crate's function for a call of DataFusion's `abs`, `round`,
     /// `floor`, `ceil` or `trunc` of a decimal (with a literal number of
-    /// digits, where it takes one).
+    /// digits, where it takes one, or an integer column's for `round` and
+    /// `trunc`).
     fn unary_call(
         &self,
         f: &ScalarFunction,
@@ -361,8 +362,14 @@ impl DecimalRewrite {
             return None;
         }
         if let Some(d) = digits {
+            let per_row = matches!(
+                function,
+                UnaryFunction::Round(RoundFunction::Round | RoundFunction::Trunc)
+            );
             match d {
                 Expr::Literal(value, _) if literal_digits(value).is_some() => {}
+                Expr::Literal(..) => return None,
+                _ if per_row && type_of(d).is_some_and(|t| t.is_integer()) => {}
                 _ => return None,
             }
         }

@@ -1,7 +1,8 @@
 //! The functions of one decimal as scalar functions: unary minus
 //! (`decimal_neg`), `decimal_abs`, and `decimal_round`, `decimal_floor`,
 //! `decimal_ceil`, `decimal_trunc` to a literal number of digits (0 when
-//! omitted).
+//! omitted), and `decimal_round`, `decimal_trunc` to digits read from an
+//! integer column, row by row.
 //!
 //! Result types are the profile's. Under the Arrow profile they are
 //! DataFusion's: `round` changes the type as DataFusion's does, and `floor`,
@@ -9,13 +10,30 @@
 //! `floor(x)` of a `decimal(p, s)` as `decimal(p, s)`), so the rounded value
 //! is rescaled back to it, which can overflow only where DataFusion's does
 //! (`floor(-9.5)` in `decimal(2, 1)`).
+//!
+//! With digits from a column, no one type holds each row's rounding at its
+//! own scale, so the result type is DataFusion's for every profile: the
+//! argument's scale, and for `round` one more digit of precision (within
+//! the storage's most), which holds a row rounded up to the next power of
+//! ten. Each row is rounded exactly as the literal digits would round it
+//! (half away from zero; toward zero for `trunc`), then rescaled to that
+//! type without loss. Digits at or beyond the argument's scale leave a row
+//! as it is, and digits far enough left of its point make every row 0 (for
+//! `round`, from one more digit than the precision's integer digits), so
+//! digits of any integer type and size are taken as they are, and a batch
+//! runs one plan per distinct clamped digits, each over the rows that have
+//! them.
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef};
-use datafusion::arrow::compute::CastOptions;
-use datafusion::arrow::datatypes::{DataType, FieldRef};
-use datafusion::common::{Result, ScalarValue, plan_err};
+use std::collections::BTreeMap;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, make_array, new_null_array};
+use datafusion::arrow::buffer::{BooleanBuffer, NullBuffer};
+use datafusion::arrow::compute::{CastOptions, cast, interleave};
+use datafusion::arrow::datatypes::{DataType, FieldRef, Int64Type, UInt64Type};
+use datafusion::arrow::util::display::array_value_to_string;
+use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
@@ -76,6 +94,15 @@ impl UnaryFunction {
     pub(crate) fn takes_digits(self) -> bool {
         matches!(self, Self::Round(_))
     }
+}
+
+/// Where a call's digits come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Digits {
+    /// One number for every row: a literal, or 0 without one.
+    Literal(i32),
+    /// An integer column, a number per row.
+    PerRow,
 }
 
 /// The digits of a literal argument: an integer that fits `i32`.
@@ -177,17 +204,128 @@ impl Unary {
         decimal_kernels::arrow::cast(&computed, back_to, &strict).map_err(|e| failed(name, e))
     }
 
-    /// The digits of a call's arguments: the second one, a literal integer,
-    /// or 0 without one.
-    fn digits(&self, second: Option<Option<&ScalarValue>>) -> Result<i32> {
+    /// The digits of a call's arguments: the second one, a literal integer
+    /// (`Some(value)`) or a column (`None`), or 0 without one.
+    fn digits(&self, second: Option<Option<&ScalarValue>>) -> Result<Digits> {
+        let name = self.function.name();
         match second {
-            None => Ok(0),
+            None => Ok(Digits::Literal(0)),
             Some(Some(value)) if self.function.takes_digits() => match literal_digits(value) {
-                Some(d) => Ok(d),
-                None => plan_err!("{} takes an integer literal of digits", self.function.name()),
+                Some(d) => Ok(Digits::Literal(d)),
+                None => plan_err!("{name} takes an integer literal of digits"),
             },
-            Some(_) => plan_err!("{} takes a literal number of digits", self.function.name()),
+            Some(None) if self.takes_digits_per_row() => Ok(Digits::PerRow),
+            Some(_) => plan_err!("{name} takes a literal number of digits"),
         }
+    }
+
+    /// Whether the function takes digits from a column (`round`, `trunc`).
+    fn takes_digits_per_row(&self) -> bool {
+        matches!(self.function, UnaryFunction::Round(RoundFunction::Round | RoundFunction::Trunc))
+    }
+
+    /// The result type of the function of a decimal of type `input` to
+    /// digits read from a column (see the module's header).
+    fn per_row_type(&self, input: &DataType) -> Result<DataType> {
+        let name = self.function.name();
+        if self.function == UnaryFunction::Round(RoundFunction::Trunc) {
+            return Ok(input.clone());
+        }
+        let one_more = |p: u8, most: u8| p.saturating_add(1).min(most);
+        Ok(match input {
+            DataType::Decimal32(p, s) => DataType::Decimal32(one_more(*p, 9), *s),
+            DataType::Decimal64(p, s) => DataType::Decimal64(one_more(*p, 18), *s),
+            DataType::Decimal128(p, s) => DataType::Decimal128(one_more(*p, 38), *s),
+            DataType::Decimal256(p, s) => DataType::Decimal256(one_more(*p, 76), *s),
+            other => return plan_err!("{name} takes a decimal, not {other}"),
+        })
+    }
+
+    /// The function of `values` to the digits of each row (`digits`, an
+    /// integer column), in type `output` ([`per_row_type`](Self::per_row_type)):
+    /// a null value or digits give a null row. Rows are grouped by their
+    /// digits clamped to the range where they change the answer; each group
+    /// runs the literal digits' plan over the column with every other row
+    /// masked as null (so a failure names the row itself), and the rows are
+    /// then taken from their group's result.
+    fn apply_per_row(
+        &self,
+        values: &dyn Array,
+        digits: &dyn Array,
+        output: &DataType,
+    ) -> Result<ArrayRef> {
+        let name = self.function.name();
+        let (dtype, _) = decimal(values.data_type())?;
+        if digits.len() != values.len() {
+            return exec_err!("{name}: {} digits for {} values", digits.len(), values.len());
+        }
+        let digits = digits_as_i64(digits)?;
+        let digits = digits.as_primitive::<Int64Type>();
+        // At or beyond the scale a row stays as it is; left of every digit
+        // by one more it is 0 (`|x| < 10^(p - s)` rounds to 0 at 10^(p-s+1)).
+        let (p, s) = (i64::from(dtype.precision()), i64::from(dtype.scale()));
+        let clamped = |i: usize| (digits.value(i).clamp(s - p - 1, s)) as i32;
+        let valid = |i: usize| values.is_valid(i) && digits.is_valid(i);
+        let mut sources: Vec<ArrayRef> = vec![new_null_array(output, 1)];
+        let mut groups = BTreeMap::new();
+        let mut picks = Vec::with_capacity(values.len());
+        for i in 0..values.len() {
+            let source = if valid(i) {
+                let next = groups.len() + 1;
+                *groups.entry(clamped(i)).or_insert(next)
+            } else {
+                0
+            };
+            picks.push((source, if source == 0 { 0 } else { i }));
+        }
+        sources.resize(groups.len() + 1, sources[0].clone());
+        for (&d, &source) in &groups {
+            let rows = BooleanBuffer::collect_bool(values.len(), |i| valid(i) && clamped(i) == d);
+            let masked = values.to_data().into_builder().nulls(Some(NullBuffer::new(rows)));
+            let masked = make_array(masked.build()?);
+            let rounded = self.apply(masked.as_ref(), d)?;
+            if rounded.data_type() == output {
+                sources[source] = rounded;
+                continue;
+            }
+            // A row rounded up past the most digits `output` holds (only
+            // at the storage's most precision) becomes null here, and is
+            // named as the crate names an overflow.
+            let widened = decimal_kernels::arrow::cast(&rounded, output, &CastOptions::default())
+                .map_err(|e| failed(name, e))?;
+            if widened.null_count() > rounded.null_count() {
+                let row = (0..values.len()).find(|&i| rounded.is_valid(i) && widened.is_null(i));
+                let row = row.unwrap_or_default();
+                let value = array_value_to_string(values, row)?;
+                let (to, _) = decimal(output)?;
+                let (p, s) = (to.precision(), to.scale());
+                return exec_err!(
+                    "{name}: overflow at row {row}: {value} rounded to {d} digits does not fit \
+                     decimal({p},{s})"
+                );
+            }
+            sources[source] = widened;
+        }
+        if groups.len() == 1 && values.null_count() + digits.null_count() == 0 {
+            return Ok(sources.swap_remove(1));
+        }
+        let sources: Vec<&dyn Array> = sources.iter().map(AsRef::as_ref).collect();
+        Ok(interleave(&sources, &picks)?)
+    }
+}
+
+/// Digits of any integer type as `Int64`, a `UInt64` beyond `i64::MAX` as
+/// `i64::MAX` (the same answer: digits that far right change nothing).
+fn digits_as_i64(digits: &dyn Array) -> Result<ArrayRef> {
+    match digits.data_type() {
+        DataType::UInt64 => {
+            let unsigned = digits.as_primitive::<UInt64Type>();
+            let saturated =
+                unsigned.unary::<_, Int64Type>(|d| i64::try_from(d).unwrap_or(i64::MAX));
+            Ok(std::sync::Arc::new(saturated))
+        }
+        t if t.is_integer() => Ok(cast(digits, &DataType::Int64)?),
+        t => plan_err!("digits are an integer, not {t}"),
     }
 }
 
@@ -222,9 +360,11 @@ impl ScalarUDFImpl for Unary {
         let Some(input) = args.arg_fields.first() else {
             return plan_err!("{} takes a decimal", self.name());
         };
-        let digits = self.digits(args.scalar_arguments.get(1).copied())?;
-        let call = self.plan(input.data_type(), digits)?;
-        let (name, data_type) = (self.name(), call.data_type());
+        let data_type = match self.digits(args.scalar_arguments.get(1).copied())? {
+            Digits::Literal(digits) => self.plan(input.data_type(), digits)?.data_type(),
+            Digits::PerRow => self.per_row_type(input.data_type())?,
+        };
+        let name = self.name();
         let may_be_null = self.profile.may_be_null();
         Ok(result_field(name, data_type, &args.arg_fields[..1], may_be_null))
     }
@@ -237,9 +377,23 @@ impl ScalarUDFImpl for Unary {
             ColumnarValue::Scalar(s) => Some(s),
             ColumnarValue::Array(_) => None,
         });
-        let digits = self.digits(second)?;
         let argument = Argument::new(first)?;
-        let values = self.apply(argument.values(), digits)?;
+        let values = match (self.digits(second)?, args.args.get(1)) {
+            (Digits::PerRow, Some(ColumnarValue::Array(digits))) => {
+                let output = args.return_field.data_type();
+                let values = argument.values();
+                // A literal decimal beside a column of digits: one row each.
+                let values = if argument.is_scalar() {
+                    let scalar = ScalarValue::try_from_array(values, 0)?;
+                    scalar.to_array_of_size(digits.len())?
+                } else {
+                    values.slice(0, values.len())
+                };
+                return Ok(ColumnarValue::Array(self.apply_per_row(&values, digits, output)?));
+            }
+            (Digits::Literal(digits), _) => self.apply(argument.values(), digits)?,
+            (Digits::PerRow, _) => return plan_err!("{} takes digits", self.name()),
+        };
         result(values, &[argument])
     }
 }

@@ -366,3 +366,74 @@ async fn a_literal_with_more_digits_than_the_column_is_not_rounded_to_it() -> Re
     assert!(ours.contains("| true  | false | false |"), "{ours}");
     Ok(())
 }
+
+/// `m` a `DECIMAL(10,2)` and `k` its digits, row by row: ties, a carry to
+/// one more integer digit, digits beyond every integer type DataFusion
+/// narrows them to, digits far left of the point, and nulls in each.
+fn digits_per_row() -> Vec<(&'static str, ArrayRef)> {
+    let m = [12_345, -12_345, 9_999_999_999, 555, 1, 777, 4_449, -4_450];
+    let k = [
+        Some(1),
+        Some(1),
+        Some(-8),
+        Some(10_000_000_000),
+        Some(0),
+        None,
+        Some(-20),
+        Some(i64::MIN),
+    ];
+    let mut m: Vec<Option<i128>> = m.into_iter().map(Some).collect();
+    m[4] = None;
+    vec![("m", decimals(m, 10, 2)), ("k", Arc::new(Int64Array::from(k.to_vec())))]
+}
+
+#[rstest]
+#[case::round(
+    "round(m, k)",
+    "Decimal128(11, 2)",
+    ["123.50", "-123.50", "100000000.00", "5.55", "", "", "0.00", "0.00"]
+)]
+#[case::trunc(
+    "trunc(m, k)",
+    "Decimal128(10, 2)",
+    ["123.40", "-123.40", "0.00", "5.55", "", "", "0.00", "0.00"]
+)]
+#[tokio::test]
+async fn digits_from_a_column_round_each_row_exactly(
+    #[case] call: &str,
+    #[case] data_type: &str,
+    #[case] rows: [&str; 8],
+) -> Result<()> {
+    let ctx = context(digits_per_row(), true)?;
+    let sql = format!("SELECT {call} AS r FROM t");
+    let plan = run(&ctx, &format!("EXPLAIN {sql}")).await.expect("a plan");
+    assert!(plan.contains(&format!("decimal_{}", &call[..5])), "{plan}");
+    let ours = ctx.sql(&sql).await?.collect().await?;
+    let schema = ours[0].schema();
+    assert_eq!(schema.field(0).data_type().to_string(), data_type);
+    let cells: Vec<String> = ours
+        .iter()
+        .flat_map(|b| {
+            let column = b.column(0).clone();
+            (0..b.num_rows()).map(move |i| {
+                datafusion::arrow::util::display::array_value_to_string(&column, i).unwrap()
+            })
+        })
+        .collect();
+    let theirs = run(&context(digits_per_row(), false)?, &sql).await;
+    assert_eq!(cells, rows, "DataFusion: {theirs:?}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_row_rounded_beyond_the_most_digits_is_an_error_naming_it() -> Result<()> {
+    let most = 10i128.pow(38) - 1;
+    let table = vec![
+        ("w", decimals(vec![Some(1), Some(most)], 38, 0)),
+        ("k", Arc::new(Int64Array::from(vec![-40, -1])) as ArrayRef),
+    ];
+    let error =
+        run(&context(table, true)?, "SELECT round(w, k) FROM t").await.expect_err("overflow");
+    assert!(error.contains("row 1") && error.contains("decimal_round"), "{error}");
+    Ok(())
+}

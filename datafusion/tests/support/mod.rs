@@ -146,10 +146,8 @@ pub const CHOOSING: [&str; 17] = [
 ];
 
 /// The functions `README.md` lists as still DataFusion's on decimals, not
-/// yet held to the rule (`round` and `trunc` only to digits that are not a
-/// literal).
-pub const STILL_DATAFUSIONS: [&str; 7] =
-    ["round", "trunc", "median", "log", "gcd", "lcm", "to_timestamp"];
+/// yet held to the rule.
+pub const STILL_DATAFUSIONS: [&str; 5] = ["median", "log", "gcd", "lcm", "to_timestamp"];
 
 /// Whether `x` is one of the README's expressions left to DataFusion.
 fn left_to_datafusion(x: &Expr) -> bool {
@@ -162,10 +160,7 @@ fn left_to_datafusion(x: &Expr) -> bool {
             listed(name) || (sliding && (matches!(name, "min" | "max") || w.params.distinct))
         }
         Expr::AggregateFunction(a) => listed(a.func.name()),
-        Expr::ScalarFunction(f) => match f.name() {
-            "round" | "trunc" => !matches!(f.args.get(1), None | Some(Expr::Literal(..))),
-            name => listed(name),
-        },
+        Expr::ScalarFunction(f) => listed(f.name()),
         // A decimal to a timestamp (still DataFusion's), or to or from a
         // run-end or dictionary encoding of the same type.
         Expr::Cast(c) => {

@@ -28,6 +28,22 @@ pub(crate) fn for_each_block<W: InPlace>(column: &Column<'_>, mut each: impl FnM
     }
 }
 
+/// Asks the CPU to bring `slice[i]` into its caches ahead of its use: a
+/// hint that changes nothing the program computes (an index beyond the
+/// slice, or a target without the instruction, asks nothing).
+#[inline(always)]
+pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(element) = slice.get(i) {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch reads no memory the program sees and cannot
+        // fault; the address is that of an element of the slice anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(core::ptr::from_ref(element).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slice, i);
+}
+
 /// One vector of a state's per-group values, whatever its element type.
 pub(crate) trait PerGroup {
     /// Room for `groups` elements in all, or the allocator's refusal.

@@ -29,7 +29,9 @@
 use arrow_buffer::{BooleanBuffer, NullBuffer, i256};
 use ethnum::I256;
 
-use crate::aggregate::{BLOCK_ROWS, first_out_of_range, for_each_block, reserve_groups};
+use crate::aggregate::{
+    BLOCK_ROWS, first_out_of_range, for_each_block, prefetch, reserve_groups,
+};
 use crate::columns::column::Column;
 use crate::columns::operand::{Operand, Values};
 use crate::columns::storage::Storage;
@@ -45,6 +47,10 @@ use crate::int::work::{ethnum_to_i256, i256_to_ethnum};
 /// `2^60 * 2^255`, below `5.8 * 2^60 * 10^76`) exports as a whole number of
 /// `10^76`s in an `i64` (`AggregateState`'s `sum_high`).
 const MAX_COUNT: u64 = 1 << 60;
+
+/// The largest sum a merge keeps in the narrow form: any later batch of
+/// 64-bit rows (fewer than `2^64` of them) added to it stays within `i128`.
+const NARROW_BOUND: u128 = 1 << 126;
 
 /// One group's exact sum and count, as exported and merged:
 /// `sum = sum_low + sum_carry * 2^256`.
@@ -353,8 +359,9 @@ impl GroupSums {
             }
         }
         let len = self.len();
-        const BOUND: u128 = 1 << 126;
-        for (i, (&g, &v)) in groups.iter().zip(sums).enumerate() {
+        let start = self.merge_i128_narrow(groups, sums, valid, counts);
+        let rows = groups.iter().zip(sums).enumerate().skip(start);
+        for (i, (&g, &v)) in rows {
             if valid.is_some_and(|n| n.is_null(i)) {
                 continue;
             }
@@ -371,7 +378,7 @@ impl GroupSums {
             // the wide form (values beyond the declared precision).
             let narrow = match &mut self.sums {
                 Sums::Narrow(narrow) => match narrow[g].checked_add(v) {
-                    Some(sum) if sum.unsigned_abs() <= BOUND => {
+                    Some(sum) if sum.unsigned_abs() <= NARROW_BOUND => {
                         narrow[g] = sum;
                         true
                     }
@@ -388,6 +395,57 @@ impl GroupSums {
             self.counts[g] += i64::try_from(rows).unwrap_or_default();
         }
         Ok(())
+    }
+
+    /// The first pass of [`merge_i128`](Self::merge_i128): adds the parts
+    /// in order while each is sure to succeed in the narrow form (its group
+    /// in range, its count within bounds, the sum within `2^126`), and
+    /// returns the first part it did not take, which the general loop
+    /// takes from (and reports, if it fails).
+    ///
+    /// A merge scatters its parts over the groups at random, so each part
+    /// costs a cache miss on its sum and one on its count; the pass asks
+    /// for those of the part [`AHEAD`] rows on before it adds this one, so
+    /// the misses overlap instead of following one another.
+    fn merge_i128_narrow(
+        &mut self,
+        groups: &[usize],
+        sums: &[i128],
+        valid: Option<&NullBuffer>,
+        counts: Option<&[u64]>,
+    ) -> usize {
+        const AHEAD: usize = 16;
+        let Sums::Narrow(narrow) = &mut self.sums else {
+            return 0;
+        };
+        let group_counts = &mut self.counts[..];
+        for (i, (&g, &v)) in groups.iter().zip(sums).enumerate() {
+            if let Some(&ahead) = groups.get(i + AHEAD) {
+                prefetch(narrow, ahead);
+                prefetch(group_counts, ahead);
+            }
+            if valid.is_some_and(|n| n.is_null(i)) {
+                continue;
+            }
+            let rows = counts.map_or(Some(1), |c| c.get(i).copied());
+            let (Some(sum), Some(count), Some(rows)) =
+                (narrow.get_mut(g), group_counts.get_mut(g), rows)
+            else {
+                return i;
+            };
+            let total = u64::try_from(*count).unwrap_or(u64::MAX).saturating_add(rows);
+            match sum.checked_add(v) {
+                Some(s) if s.unsigned_abs() <= NARROW_BOUND && total <= MAX_COUNT => {
+                    if rows == 0 && v != 0 {
+                        return i;
+                    }
+                    *sum = s;
+                    *count = total as i64;
+                }
+                _ => return i,
+            }
+        }
+        groups.len().min(sums.len())
     }
 
     /// Takes a partial sum out of group `g`: rows added to it before, leaving
@@ -1033,6 +1091,50 @@ mod tests {
 
     fn is_narrow(sums: &GroupSums) -> bool {
         matches!(sums.sums, Sums::Narrow(_))
+    }
+
+    /// Compact parts merged into three groups (more than the narrow pass
+    /// looks ahead, so its prefetches reach real groups): every part the
+    /// oracle's, whether the narrow pass takes it or hands the rest to the
+    /// general loop (a sum past `2^126`, a part of no rows, a group out of
+    /// range), and the failing part and those after it not added.
+    #[rstest]
+    #[case::all_narrow(vec![(0, 5, 1), (2, -7, 3)], None)]
+    #[case::past_2_126_midway(vec![(1, 1 << 125, 1), (1, 1 << 125, 1), (1, 1, 1), (0, -3, 2)], None)]
+    #[case::max_parts_widen(vec![(0, i128::MAX, 1), (0, i128::MAX, 1), (0, i128::MIN, 1)], None)]
+    #[case::a_sum_of_no_rows(vec![(0, 4, 1), (1, 9, 0), (2, 1, 1)], Some(1))]
+    #[case::group_out_of_range(vec![(0, 4, 1), (3, 9, 1), (2, 1, 1)], Some(1))]
+    fn merged_compact_parts_are_exact(
+        #[case] parts: Vec<(usize, i128, u64)>,
+        #[case] fails_at: Option<usize>,
+    ) {
+        // Each part repeated, a null one between them: 20 rows or more.
+        let repeats = 20usize.div_ceil(parts.len());
+        let rows: Vec<(usize, i128, u64)> =
+            (0..repeats).flat_map(|_| parts.iter().copied()).collect();
+        let mut with_null = rows.clone();
+        with_null.insert(0, (0, 77, 5));
+        let groups: Vec<usize> = with_null.iter().map(|p| p.0).collect();
+        let sums_in: Vec<i128> = with_null.iter().map(|p| p.1).collect();
+        let counts_in: Vec<u64> = with_null.iter().map(|p| p.2).collect();
+        let valid = NullBuffer::from_iter((0..with_null.len()).map(|i| i != 0));
+        let mut sums = GroupSums::new(3);
+        let got = sums.merge_i128(&groups, &sums_in, Some(&valid), Some(&counts_in));
+        let mut oracle = Oracle::new(3);
+        let taken = fails_at.map_or(with_null.len(), |row| row + 1);
+        for &(g, v, n) in &with_null[1..taken] {
+            oracle.sums[g] += BigInt::from(v);
+            oracle.counts[g] += n;
+        }
+        match fails_at {
+            None => assert_eq!(got, Ok(())),
+            Some(row) if groups[row + 1] >= 3 => assert_eq!(
+                got,
+                Err(KernelError::GroupOutOfRange { row: row + 1, group: groups[row + 1], groups: 3 })
+            ),
+            Some(_) => assert_eq!(got, Err(KernelError::StateOutOfRange)),
+        }
+        assert_exact(&sums, &oracle, "merged parts");
     }
 
     /// `values` stored as `T` (their low bits).
