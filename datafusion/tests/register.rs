@@ -437,3 +437,27 @@ async fn a_row_rounded_beyond_the_most_digits_is_an_error_naming_it() -> Result<
     assert!(error.contains("row 1") && error.contains("decimal_round"), "{error}");
     Ok(())
 }
+
+/// DataFusion's `median`, left to it: the exact mean of the two middle
+/// values truncated toward zero (the Arrow profile's rounding), also where
+/// their sum leaves `i128`, and the middle value of an odd count.
+#[rstest]
+#[case::a_half_cent_truncated(vec![101, 102], 3, 2, "1.01")]
+#[case::negative_toward_zero(vec![-101, -102], 3, 2, "-1.01")]
+#[case::across_zero(vec![-3, 4], 3, 0, "0")]
+#[case::sum_beyond_i128(vec![10i128.pow(38) - 1, 10i128.pow(38) - 2], 38, 0, "99999999999999999999999999999999999998")]
+#[case::odd_count(vec![5, -7, 9], 3, 1, "0.5")]
+#[tokio::test]
+async fn the_median_is_the_exact_mean_truncated(
+    #[case] values: Vec<i128>,
+    #[case] p: u8,
+    #[case] s: i8,
+    #[case] expected: &str,
+) -> Result<()> {
+    let table = || vec![("m", decimals(values.iter().copied().map(Some).collect(), p, s))];
+    let sql = "SELECT median(m) AS r FROM t";
+    let ours = run(&context(table(), true)?, sql).await.expect("a median");
+    assert!(ours.contains(&format!("| {expected} |")), "{ours}");
+    assert_eq!(Ok(ours), run(&context(table(), false)?, sql).await);
+    Ok(())
+}
