@@ -109,7 +109,7 @@ with_arrow_major! {
     pub use compute::binary::{binary, binary_recycling, binary_to};
     pub use compute::compare::{compare, eq, gt, gt_eq, lt, lt_eq, neq};
     pub use compute::operand::Operand;
-    pub use compute::prepared::{BinaryPlan, UnaryPlan};
+    pub use compute::prepared::{BinaryPlan, ComparePlan, UnaryPlan};
     pub use compute::round::{ceil, floor, round, trunc};
     pub use compute::unary::{unary, unary_recycling};
     pub use types::RoundFunction;

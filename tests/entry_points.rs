@@ -57,10 +57,11 @@ use arrow_schema::{ArrowError, DataType};
 use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
 use decimal_kernels::cast::{CastFloat, CastInteger};
 use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, BinaryPlan, CompareOp, DecimalArray, DecimalError, DecimalScalar,
-    DecimalType, NullableBuffer, Operand, OverflowPolicy, RoundFunction, RoundingMode, Semantics,
-    StorageWidth, UnaryOp, abs, add, arrow, binary, binary_recycling, binary_to, cast, ceil,
-    conformance, div, floor, mul, neg, rem, rescale, round, sub, trunc, unary, unary_recycling,
+    ArithmeticOptions, BinaryOp, BinaryPlan, CompareOp, ComparePlan, DecimalArray, DecimalError,
+    DecimalScalar, DecimalType, NullableBuffer, Operand, OverflowPolicy, RoundFunction,
+    RoundingMode, Semantics, StorageWidth, UnaryOp, abs, add, arrow, binary, binary_recycling,
+    binary_to, cast, ceil, conformance, div, floor, mul, neg, rem, rescale, round, sub, trunc,
+    unary, unary_recycling,
 };
 use rstest::rstest;
 use support::types::{ARROW_WIDTHS, PROFILES, column_from_strs, dec, pow10, widths_holding};
@@ -1300,6 +1301,19 @@ fn compare_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
     let want = observe_answers(&reference);
     let got = attempt(|| decimal_kernels::compare(op, l, r));
     tally.check("compare", &case, &flatten(&got, observe_answers), &want);
+    // A plan made once from the types, then run twice.
+    let plan = ComparePlan::new(op, l.dtype(), r.dtype());
+    for _ in 0..2 {
+        let got = attempt(|| plan.run(l, r));
+        tally.check("ComparePlan::run", &case, &flatten(&got, observe_answers), &want);
+    }
+    // An operand of another scale than planned is refused, whatever its rows.
+    if let Ok(other) = DecimalType::try_new(lt.precision(), lt.scale().saturating_sub(1))
+        && other.scale() != lt.scale()
+    {
+        let got = ComparePlan::new(op, other, r.dtype()).run(l, r);
+        assert!(matches!(got, Err(DecimalError::TypeMismatch { .. })), "{case}: {got:?}");
+    }
     let (name, native, arrow_name, drop_in) = named_compare(op);
     let got = attempt(|| native(l, r));
     tally.check(name, &case, &flatten(&got, observe_answers), &want);
@@ -1311,6 +1325,17 @@ fn compare_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
     let (ld, rd) = (lhs.datum(), rhs.datum());
     let got = attempt(|| drop_in(ld.as_ref(), rd.as_ref()));
     tally.check(arrow_name, &case, &flatten(&got, observe_arrow_answers), &want_arrow);
+    let got = attempt(|| -> Result<_, ArrowError> {
+        let plan = ComparePlan::for_arrow(op, &lhs.data_type(), &rhs.data_type())?;
+        Ok(plan.run_arrow(ld.as_ref(), rd.as_ref())?)
+    });
+    // The plan's own error, as the crate's `From` makes an Arrow one of it.
+    let want_plan = match &reference {
+        Ok(_) => want.clone(),
+        Err(e) => Err(Refusal::arrow(&e.clone().into())),
+    };
+    let got = flatten(&got, observe_arrow_answers);
+    tally.check("ComparePlan::run_arrow", &case, &got, &want_plan);
 
     // The row-by-row reference against the scalar one.
     if let Ok(result) = &reference {

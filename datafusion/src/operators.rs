@@ -13,16 +13,15 @@
 //!   defined). A non-decimal operand beside a decimal is cast to the type
 //!   DataFusion would compare at, so every answer DataFusion gives is kept.
 
-use datafusion::arrow::array::{ArrayRef, BooleanArray, Datum};
+use datafusion::arrow::array::ArrayRef;
 use datafusion::arrow::datatypes::{DataType, FieldRef};
-use datafusion::arrow::error::ArrowError;
 use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::type_coercion::binary::{BinaryTypeCoercer, comparison_coercion};
 use datafusion::logical_expr::{
     ColumnarValue, Operator, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
     Volatility,
 };
-use decimal_kernels::{BinaryOp, BinaryPlan, CompareOp};
+use decimal_kernels::{BinaryOp, BinaryPlan, CompareOp, ComparePlan};
 use std::sync::Arc;
 
 use crate::plans::PlanCache;
@@ -191,32 +190,43 @@ impl ScalarUDFImpl for Arithmetic {
     }
 }
 
-/// The Arrow form of a comparison.
-type CompareFn = fn(&dyn Datum, &dyn Datum) -> Result<BooleanArray, ArrowError>;
-
-/// One of the six comparisons of two decimals of any types.
-#[derive(Debug, PartialEq, Eq, Hash)]
+/// One of the six comparisons of two decimals of any types, with the plans
+/// made for the operand types met (one per expression).
+#[derive(Debug)]
 pub(crate) struct Comparison {
     op: CompareOp,
     signature: Signature,
+    plans: PlanCache<(DataType, DataType), ComparePlan>,
+}
+
+/// The identity of a comparison: its operator.
+impl PartialEq for Comparison {
+    fn eq(&self, other: &Self) -> bool {
+        self.op == other.op
+    }
+}
+
+impl Eq for Comparison {}
+
+impl std::hash::Hash for Comparison {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.op.hash(state);
+    }
 }
 
 impl Comparison {
     /// The comparison `op`.
     pub(crate) fn new(op: CompareOp) -> Self {
-        Self { op, signature: Signature::user_defined(Volatility::Immutable) }
+        let signature = Signature::user_defined(Volatility::Immutable);
+        Self { op, signature, plans: PlanCache::default() }
     }
 
-    fn kernel(&self) -> CompareFn {
-        use decimal_kernels::arrow;
-        match self.op {
-            CompareOp::Eq => arrow::eq,
-            CompareOp::NotEq => arrow::neq,
-            CompareOp::Lt => arrow::lt,
-            CompareOp::LtEq => arrow::lt_eq,
-            CompareOp::Gt => arrow::gt,
-            CompareOp::GtEq => arrow::gt_eq,
-        }
+    /// The plan for operands of types `lhs` and `rhs`.
+    fn plan(&self, lhs: &DataType, rhs: &DataType) -> Result<Arc<ComparePlan>> {
+        self.plans.get((lhs.clone(), rhs.clone()), || {
+            ComparePlan::for_arrow(self.op, lhs, rhs)
+                .or_else(|e| plan_err!("{}: {e}", self.name()))
+        })
     }
 }
 
@@ -257,7 +267,8 @@ impl ScalarUDFImpl for Comparison {
         let [a, b] = arguments.as_slice() else {
             return plan_err!("{} takes two decimals", self.name());
         };
-        let answers = (self.kernel())(a.datum(), b.datum()).map_err(|e| failed(self.name(), e))?;
+        let plan = self.plan(a.values().data_type(), b.values().data_type())?;
+        let answers = plan.run_arrow(a.datum(), b.datum()).map_err(|e| failed(self.name(), e))?;
         result(Arc::new(answers) as ArrayRef, &arguments)
     }
 }
@@ -273,8 +284,8 @@ mod tests {
     use super::*;
     use crate::plans::PLANS_MADE;
 
-    /// A query over ten batches plans each arithmetic expression once: the
-    /// batches only read their arrays.
+    /// A query over ten batches plans each arithmetic expression and
+    /// comparison once: the batches only read their arrays.
     #[tokio::test]
     async fn one_plan_per_expression_across_ten_batches() -> Result<()> {
         let batch = |i: i128| -> Result<RecordBatch> {
@@ -289,9 +300,10 @@ mod tests {
         ctx.register_table("t", Arc::new(table))?;
         crate::register(&ctx)?;
         let before = PLANS_MADE.load(Ordering::Relaxed);
-        let rows = ctx.sql("SELECT a * b AS p, a / b AS q FROM t").await?.collect().await?;
+        let sql = "SELECT a * b AS p, a / b AS q, a < b AS c FROM t";
+        let rows = ctx.sql(sql).await?.collect().await?;
         assert_eq!(rows.iter().map(RecordBatch::num_rows).sum::<usize>(), 30);
-        assert_eq!(PLANS_MADE.load(Ordering::Relaxed) - before, 2, "one plan per expression");
+        assert_eq!(PLANS_MADE.load(Ordering::Relaxed) - before, 3, "one plan per expression");
         Ok(())
     }
 }

@@ -1,7 +1,7 @@
 //! Comparisons on Arrow arrays: drop-ins for `arrow_ord::cmp`'s `eq`,
 //! `neq`, `lt`, `lt_eq`, `gt` and `gt_eq` that compare decimals of any two
-//! types exactly, each one comparison handed to the funnel, and pass every
-//! other call on to arrow-ord.
+//! types exactly, each one [`ComparePlan`] made and run, and pass every
+//! other call on to arrow-ord; and the plan's Arrow face.
 //!
 //! Where arrow-ord accepts a call of two decimals (both of one type), the
 //! result is the same: the same rows, values and nulls. Where it refuses
@@ -10,12 +10,60 @@
 //! here, aligned exactly at the larger scale, with no cast and no overflow.
 
 use arrow_array::{BooleanArray, Datum};
+use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType};
 
 use crate::arrow::arithmetic::DatumOperand;
-use crate::arrow::convert::decimal_width;
-use crate::compute::funnel::{Comparison, run_comparison};
-use crate::types::CompareOp;
+use crate::arrow::convert::{decimal_type, decimal_width};
+use crate::compute::prepared::ComparePlan;
+use crate::types::{CompareOp, DecimalError};
+use crate::values::NullableBuffer;
+
+impl ComparePlan {
+    /// `op` on Arrow decimals of types `lhs` and `rhs`.
+    ///
+    /// ```
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_array_59 as arrow_array;
+    /// # #[cfg(feature = "arrow_59")] extern crate arrow_schema_59 as arrow_schema;
+    /// use arrow_array::{BooleanArray, Decimal128Array, Decimal64Array};
+    /// use arrow_schema::DataType;
+    /// use decimal_kernels::{CompareOp, ComparePlan};
+    /// let plan = ComparePlan::for_arrow(
+    ///     CompareOp::Eq,
+    ///     &DataType::Decimal128(10, 2),
+    ///     &DataType::Decimal64(5, 1),
+    /// )?;
+    /// let a = Decimal128Array::from(vec![100, 101]).with_precision_and_scale(10, 2)?;
+    /// let b = Decimal64Array::from(vec![10, 10]).with_precision_and_scale(5, 1)?;
+    /// assert_eq!(plan.run_arrow(&a, &b)?, BooleanArray::from(vec![true, false]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`DecimalError::NotDecimal`] for a type that is not an Arrow decimal.
+    pub fn for_arrow(op: CompareOp, lhs: &DataType, rhs: &DataType) -> Result<Self, DecimalError> {
+        let ((l, _), (r, _)) = (decimal_type(lhs)?, decimal_type(rhs)?);
+        Ok(Self::new(op, l, r))
+    }
+
+    /// [`run`](Self::run) on Arrow decimals (a scalar datum stands for
+    /// every row), as arrow-ord answers: no validity where no row is null.
+    ///
+    /// # Errors
+    /// [`DecimalError::NotDecimal`] for a side that is not an Arrow decimal
+    /// array; as [`run`](Self::run).
+    pub fn run_arrow(&self, lhs: &dyn Datum, rhs: &dyn Datum) -> Result<BooleanArray, DecimalError> {
+        let (l, r) = (DatumOperand::native(lhs)?, DatumOperand::native(rhs)?);
+        Ok(boolean_array(self.run(l.operand(), r.operand())?))
+    }
+}
+
+/// A comparison's rows as arrow-ord gives them: no validity where no row
+/// is null.
+fn boolean_array(result: NullableBuffer<BooleanBuffer>) -> BooleanArray {
+    let (values, nulls) = result.into_parts();
+    BooleanArray::new(values, nulls.filter(|n: &NullBuffer| n.null_count() > 0))
+}
 
 /// `lhs = rhs` as `arrow_ord::cmp::eq`, with decimals of any two types
 /// compared by value.
@@ -122,8 +170,6 @@ fn comparison(op: CompareOp, lhs: &dyn Datum, rhs: &dyn Datum) -> Result<Boolean
         )));
     }
     let (l, r) = (DatumOperand::of(lhs)?, DatumOperand::of(rhs)?);
-    let result = run_comparison(Comparison { op, lhs: l.operand(), rhs: r.operand() })?;
-    let (values, nulls) = result.into_parts();
-    // As arrow-ord: no validity where no row is null.
-    Ok(BooleanArray::new(values, nulls.filter(|n| n.null_count() > 0)))
+    let (l, r) = (l.operand(), r.operand());
+    Ok(boolean_array(ComparePlan::new(op, l.dtype(), r.dtype()).run(l, r)?))
 }

@@ -1,11 +1,11 @@
 //! The comparisons: [`compare`] with a [`CompareOp`], and one function per
 //! operator ([`eq`], [`neq`], [`lt`], [`lt_eq`], [`gt`], [`gt_eq`]). Each is
-//! one comparison handed to the funnel.
+//! one [`ComparePlan`] made and run.
 
 use arrow_buffer::BooleanBuffer;
 
-use crate::compute::funnel::{Comparison, run_comparison};
 use crate::compute::operand::Operand;
+use crate::compute::prepared::ComparePlan;
 use crate::types::{CompareOp, DecimalError};
 use crate::values::NullableBuffer;
 
@@ -31,7 +31,8 @@ pub fn compare<'a>(
     lhs: impl Into<Operand<'a>>,
     rhs: impl Into<Operand<'a>>,
 ) -> Result<NullableBuffer<BooleanBuffer>, DecimalError> {
-    run_comparison(Comparison { op, lhs: lhs.into(), rhs: rhs.into() })
+    let (lhs, rhs) = (lhs.into(), rhs.into());
+    ComparePlan::new(op, lhs.dtype(), rhs.dtype()).run(lhs, rhs)
 }
 
 /// `lhs = rhs` row by row, by value across any types; see [`compare`].

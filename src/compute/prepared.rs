@@ -1,17 +1,25 @@
 //! Prepared plans: an operator's result type, storage width and profile,
 //! derived once from the operand types, then run on batch after batch. An
 //! engine plans each expression once and runs it per batch; [`binary`],
-//! [`unary`] and the Arrow functions are each one plan made and run.
+//! [`unary`], [`compare`] and the Arrow functions are each one plan made and
+//! run.
 //!
 //! [`binary`]: crate::binary
 //! [`unary`]: crate::unary
+//! [`compare`]: crate::compare
 
-use crate::compute::funnel::{Operation, Request, Shape, binary_shape, run_shaped, unary_shape};
+use arrow_buffer::BooleanBuffer;
+
+use crate::compute::funnel::{
+    Comparison, Operation, Request, Shape, binary_shape, run_comparison, run_shaped, unary_shape,
+};
 use crate::compute::operand::Operand;
 use crate::compute::recycled::RecycledArray;
 use crate::rules::storage::ResultStorage;
-use crate::types::{ArithmeticOptions, BinaryOp, DecimalError, DecimalType, StorageWidth, UnaryOp};
-use crate::values::DecimalArray;
+use crate::types::{
+    ArithmeticOptions, BinaryOp, CompareOp, DecimalError, DecimalType, StorageWidth, UnaryOp,
+};
+use crate::values::{DecimalArray, NullableBuffer};
 
 /// `lhs op rhs` planned for operands of two types under one set of
 /// options: the result type and the width it is stored at are decided when
@@ -216,6 +224,57 @@ impl UnaryPlan {
         planned_as(self.operand, operand)?;
         let operation = Operation::Unary { op: self.op, operand };
         run_shaped(Request::new(operation, &self.options).recycled(recycled), self.shape)
+    }
+}
+
+/// `lhs op rhs` planned for operands of two types, as [`BinaryPlan`] is for
+/// arithmetic. A comparison takes no options and has no result type to
+/// decide (any two types compare by value, aligned exactly at the larger
+/// scale); the plan holds the operand types, so each
+/// [`run`](Self::run) checks its operands against them and reads them.
+///
+/// ```
+/// use decimal_kernels::{CompareOp, ComparePlan, DecimalArray, DecimalScalar, DecimalType};
+/// let (price, limit) = (DecimalType::try_new(15, 2)?, DecimalType::try_new(4, 3)?);
+/// // Once per expression:
+/// let plan = ComparePlan::new(CompareOp::Lt, price, limit);
+/// // Once per batch:
+/// let bound = DecimalScalar::parse(limit, "0.500")?;
+/// for batch in [["0.49", "0.50"], ["-1.00", "0.51"]] {
+///     let prices = DecimalArray::from_strs(price, &batch.map(Some))?;
+///     let below = plan.run(&prices, &bound)?;
+///     assert_eq!((below.get(0), below.get(1)), (Some(true), Some(false)));
+/// }
+/// # Ok::<(), decimal_kernels::DecimalError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComparePlan {
+    op: CompareOp,
+    operands: (DecimalType, DecimalType),
+}
+
+impl ComparePlan {
+    /// `op` on operands of types `lhs` and `rhs`.
+    #[must_use]
+    pub fn new(op: CompareOp, lhs: DecimalType, rhs: DecimalType) -> Self {
+        Self { op, operands: (lhs, rhs) }
+    }
+
+    /// `lhs op rhs` row by row, as [`compare`](crate::compare) gives it.
+    ///
+    /// # Errors
+    /// [`DecimalError::TypeMismatch`] for an operand of another type than
+    /// planned (a smaller precision at the same scale is accepted); as
+    /// [`compare`](crate::compare) for the rows.
+    pub fn run<'a>(
+        &self,
+        lhs: impl Into<Operand<'a>>,
+        rhs: impl Into<Operand<'a>>,
+    ) -> Result<NullableBuffer<BooleanBuffer>, DecimalError> {
+        let (lhs, rhs) = (lhs.into(), rhs.into());
+        planned_as(self.operands.0, lhs)?;
+        planned_as(self.operands.1, rhs)?;
+        run_comparison(Comparison { op: self.op, lhs, rhs })
     }
 }
 
