@@ -16,6 +16,9 @@
 # and managed a third of the executions.) The full log of each target is
 # fuzz/artifacts/<target>.log.
 #
+# It exits non-zero when any target found a failing input (after keeping it),
+# so that CI fails on it.
+#
 # Environment:
 #   FUZZ_JOBS       targets fuzzed at once (default 1)
 #   FUZZ_SANITIZER  cargo fuzz's -s (default address; none where ASan does
@@ -87,6 +90,7 @@ written() {
     grep -cE "Test unit written to .*/$1-" "$log" || true
 }
 
+failed=()
 for target in "${targets[@]}"; do
     log="$dir/artifacts/$target.log"
     # The inputs this run saved (the log names each), kept for `cargo test`.
@@ -107,4 +111,12 @@ for target in "${targets[@]}"; do
     echo "$target: $elapsed s, $execs execs ($((execs / (elapsed > 0 ? elapsed : 1)))/s)," \
         "cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?}," \
         "crashes $(written crash), timeouts $(written timeout), ooms $(written oom)"
+    found=$(($(written crash) + $(written timeout) + $(written oom)))
+    if ((found > 0)) || grep -q "failed before fuzzing began" "$log"; then
+        failed+=("$target")
+    fi
 done
+if ((${#failed[@]} > 0)); then
+    echo "fuzzing found failing inputs in: ${failed[*]} (kept in fuzz/regressions/; logs in fuzz/artifacts/)" >&2
+    exit 1
+fi
