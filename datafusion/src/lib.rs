@@ -30,7 +30,8 @@
 //! `EXPLAIN` shows these names. What is left to DataFusion reads or chooses
 //! decimal values as they are (`count`, a sliding `min` or `max`,
 //! `first_value`, keys, `coalesce`), or has no decimal; the crate's README
-//! lists it, with the one exception: `round` to digits read from a column.
+//! lists it, and the few functions still DataFusion's (`log`, `gcd`, `lcm`,
+//! `to_timestamp` of a decimal).
 //!
 //! Where the answers differ from DataFusion's own, DataFusion's are wrong:
 //! a result beyond its precision is an error here (DataFusion can return a
@@ -59,8 +60,8 @@ use std::sync::Arc;
 use datafusion::error::Result;
 use datafusion::execution::{FunctionRegistry, SessionState};
 use datafusion::prelude::SessionContext;
-pub use decimal_kernels::ArithmeticOptions;
 use decimal_kernels::StorageWidth;
+pub use decimal_kernels::{ArithmeticOptions, OverflowPolicy, RoundingMode};
 
 use crate::profile::Profile;
 use crate::rewrite::{AfterCoercion, BeforeCoercion, DecimalRewrite};

@@ -224,8 +224,7 @@ impl Comparison {
     /// The plan for operands of types `lhs` and `rhs`.
     fn plan(&self, lhs: &DataType, rhs: &DataType) -> Result<Arc<ComparePlan>> {
         self.plans.get((lhs.clone(), rhs.clone()), || {
-            ComparePlan::for_arrow(self.op, lhs, rhs)
-                .or_else(|e| plan_err!("{}: {e}", self.name()))
+            ComparePlan::for_arrow(self.op, lhs, rhs).or_else(|e| plan_err!("{}: {e}", self.name()))
         })
     }
 }
