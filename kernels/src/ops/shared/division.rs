@@ -124,13 +124,12 @@ pub(crate) struct ScaledDividend {
 /// - Quotients by a divisor per row whose dividend, before its scale
 ///   (`scaled`), and divisor are within the bounds of `two_step`: in two
 ///   exact steps of double precision, in the AVX2 and AVX-512 copies
-///   (`Decimal64(15,2)` div, money by a factor at scale 6: AVX2 2.72 →
-///   1.65 ns a row against the divide, 0.92× → 1.51× arrow-arith;
-///   AVX-512 1.71 → 1.13 against the estimate, 1.47× → 2.22×). In the
-///   portable copy it stayed slower than the divide (3.1 ns a row against
-///   2.9 to 3.1; 0.83× arrow-arith against 0.87×): SSE2 lanes hold two
-///   doubles and have no 64-bit compare or blend, about 31 instructions a
-///   row.
+///   (`Decimal64(15,2)` div, money by a factor at scale 6: AVX2 2.95 →
+///   1.60 ns a row against the divide, 0.93× → 1.71× arrow-arith;
+///   AVX-512 1.84 → 1.17 against the estimate, 1.50× → 2.30×). In the
+///   portable copy it was no faster than the divide (3.08 against 3.14 ns
+///   a row, 0.89× against 0.87× arrow-arith): SSE2 lanes hold two doubles,
+///   and the loop takes about 29 instructions a row.
 pub(crate) fn i64_division(
     width: WorkWidth,
     dividend_bits: u32,

@@ -8,9 +8,9 @@
 //! SSE2 lanes they measured no faster than the divide (see
 //! `division::i64_division`).
 //!
-//! Formula, with `A = |a|`, `B = |b|` (a zero divisor replaced by one and
-//! flagged), `u = 2^-53` and every product and sum a rounded double
-//! operation:
+//! Formula, with `A = |a|`, `B = |b|` (a zero divisor is flagged, and its
+//! row, null or failing the call, takes whatever value the infinities give),
+//! `u = 2^-53` and every product and sum a rounded double operation:
 //!
 //! ```text
 //! I  = 1 / B                      // one reciprocal per row
@@ -177,11 +177,9 @@ impl<R: Rounding, F: MulSub> BinaryKernel<i64> for QuotientInTwoSteps<R, F> {
     #[inline(always)]
     fn apply(a: i64, b: i64, c: &TwoStepConstants) -> (i64, u8) {
         let (n, d) = (to_f64(a), to_f64(b));
-        let by_zero = d == 0.0;
-        // One in place of a zero (the only magnitude below one), as a
-        // maximum rather than a compare and a select.
-        let magnitude = d.abs();
-        let divisor = if 1.0 > magnitude { 1.0 } else { magnitude };
+        // A zero divisor gives infinities and NaNs, which do not trap: its
+        // row is flagged, so null or failing the call, whatever its value.
+        let divisor = d.abs();
         let dividend = n.abs();
         let inverse = 1.0 / divisor;
         let (k1, k1_i64) = nearest_both(dividend * inverse);
@@ -204,7 +202,9 @@ impl<R: Rounding, F: MulSub> BinaryKernel<i64> for QuotientInTwoSteps<R, F> {
         // for a valid row), so that both flags are one 64-bit lane and are
         // narrowed to a byte once.
         let exceeds = c.bound.wrapping_sub(q).cast_unsigned() >> 63;
-        let flags = if by_zero { u64::from(DIVIDE_BY_ZERO) } else { exceeds * u64::from(OVERFLOW) };
+        // `b == 0` as the sign bit of `(b - 1) & !b`, an integer too.
+        let zero = (b.wrapping_sub(1) & !b).cast_unsigned() >> 63;
+        let flags = (zero * u64::from(DIVIDE_BY_ZERO)) | ((exceeds & !zero) * u64::from(OVERFLOW));
         // `sign` is 0 or -1: `(q ^ sign) - sign` is `q` or `-q`.
         let sign = -i64::from(negative);
         ((q ^ sign).wrapping_sub(sign), flags as u8)
