@@ -426,6 +426,34 @@ mod tests {
     }
 
     #[rstest::rstest]
+    // At the bounds of the two steps, and one unit beyond (another kernel).
+    #[case::divisor_at_the_bound(6, 1 << 40, (1 << 34) - 1)]
+    #[case::divisor_one_beyond_the_bound(6, 1 << 40, 1 << 34)]
+    #[case::dividend_at_the_bound(1, (1 << 51) - 1, (1 << 50) - 1)]
+    #[case::dividend_one_beyond_the_bound(1, 1 << 51, (1 << 50) - 1)]
+    #[case::largest_values_of_i64(0, i64::MAX, i64::MIN)]
+    fn quotients_at_the_bounds_of_the_two_steps_are_exact(
+        #[case] shift: i32,
+        #[case] most_a: i64,
+        #[case] most_b: i64,
+    ) {
+        let a = [most_a, -most_a, most_a - 1, 12_345, 0, most_a / 3, most_a];
+        let b = [most_b, most_b, most_b.wrapping_neg(), most_b, 7, 1, most_b.wrapping_sub(1)];
+        let policies =
+            Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
+        let rows = Rows::new(a.len()).with_policies(policies);
+        let (l, r) = (Operand::array(&a[..]), Operand::array(&b[..]));
+        for rounding in RoundingMode::ALL {
+            let spec = DivSpec::new(shift, rounding, 18);
+            // The work type's division in i128: exact for every row here.
+            let exact = output(spec.result_precision, |sink| {
+                divide::<i128, WorkDivision>(&l, &r, &spec, &rows, sink)
+            });
+            assert_same_outcome(exact, div::<i64>(l, r, &spec, &rows), &format!("{rounding:?}"));
+        }
+    }
+
+    #[rstest::rstest]
     #[case::money_by_a_factor(40, 20, 6, true)]
     #[case::divisor_at_the_bound(51, 34, 6, true)]
     #[case::divisor_one_bit_beyond(51, 35, 6, false)]
