@@ -54,6 +54,15 @@ pub(crate) fn nearest(v: f64) -> f64 {
     (v + BIAS) - BIAS
 }
 
+/// The nearest integer to `|v| < 2^51`, as a double and as `i64`: one add
+/// fewer than [`nearest`] and [`to_i64`] in turn.
+#[inline(always)]
+#[must_use]
+pub(crate) fn nearest_both(v: f64) -> (f64, i64) {
+    let biased = v + BIAS;
+    (biased - BIAS, biased.to_bits().wrapping_sub(BIAS.to_bits()).cast_signed())
+}
+
 /// `v` with sign bit `sign` (`0` or `1 << 63`) flipped in.
 #[inline(always)]
 #[must_use]

@@ -31,10 +31,12 @@ use crate::int::rounding::{Rounding, RoundingMode, with_rounding};
 use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
 use crate::ops::shared::division::{
-    Division, EstimatedDivision, I64Division, WorkDivision, i64_division,
+    Division, EstimatedDivision, I64Division, ScaledDividend, WorkDivision, i64_division,
 };
 use crate::ops::shared::in_double::{InDoubleConstants, QuotientInDouble, ScalarQuotientInDouble};
 use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
+use crate::driver::isa::{Isa, active};
+use crate::ops::shared::two_step::{Fused, QuotientInTwoSteps, Separate, TwoStepConstants};
 
 /// The shape of a division, from the operand and result types.
 ///
@@ -154,9 +156,14 @@ fn quotient(
     // The scaled divisor's bound, a zero divisor counting as one.
     let divisor_bits = plan.rhs.max(1) + shift_bits(down);
     let dividend_bits = plan.lhs + shift_bits(up);
+    // Two steps are for a divisor per row (a single divisor is prepared
+    // once) that is not scaled.
+    let scaled = (down == 0 && rhs.scalar_value::<i64>().is_none())
+        .then_some(ScaledDividend { bits: plan.lhs, k: up });
     // A quotient is at most its dividend.
-    match i64_division(plan.width, dividend_bits, divisor_bits, dividend_bits) {
+    match i64_division(plan.width, dividend_bits, divisor_bits, dividend_bits, scaled) {
         Some(I64Division::InDouble) => return divide_in_double(lhs, rhs, spec, rows, sink),
+        Some(I64Division::TwoSteps) => return divide_in_two_steps(lhs, rhs, spec, rows, sink),
         Some(I64Division::Estimated) => {
             return divide::<i64, EstimatedDivision<Instructions>>(lhs, rhs, spec, rows, sink);
         }
@@ -187,6 +194,26 @@ fn divide_in_double(
             let c = InDoubleConstants::per_row(up, down, 0, precision);
             run_multiversioned::<i64, QuotientInDouble<R>>(lhs, rhs, c, rows, sink)
         }
+    })
+}
+
+/// [`div`] by a divisor per row, of dividends and divisors within the
+/// bounds of `two_step`, in two steps of double precision.
+fn divide_in_two_steps(
+    lhs: &Operand<'_>,
+    rhs: &Operand<'_>,
+    spec: &DivSpec,
+    rows: &Rows<'_>,
+    sink: Sink<'_>,
+) -> Result<Option<NullBuffer>, KernelError> {
+    let (up, _) = spec.shifts();
+    let c = TwoStepConstants::new(up, spec.result_precision);
+    // Fused multiply-adds where the copy this process runs has them.
+    let fused = active() != Isa::Portable;
+    with_rounding!(spec.rounding, R => if fused {
+        run_multiversioned::<i64, QuotientInTwoSteps<R, Fused>>(lhs, rhs, c, rows, sink)
+    } else {
+        run_multiversioned::<i64, QuotientInTwoSteps<R, Separate>>(lhs, rhs, c, rows, sink)
     })
 }
 
@@ -329,6 +356,127 @@ mod tests {
                 output(spec.result_precision, |sink| divide_in_double(&l, &r, spec, rows, sink));
             vec![("in double".to_string(), outcome)]
         });
+    }
+
+    /// Money below `2^40` and its bound, factors up to the two steps' bound
+    /// for `k = 6` (`2^34`), zeros, and garbage beyond the bounds under the
+    /// nulls of [`assert_two_steps_exact`].
+    fn money_and_factors() -> (Vec<i64>, Vec<i64>) {
+        let (a, b) = extreme_columns();
+        let most = (1i64 << 40) - 1;
+        let mut a: Vec<i64> = a.iter().map(|v| v >> 23).collect();
+        let mut b: Vec<i64> = b.iter().map(|v| v >> 27).collect();
+        a.extend([most, -most, 0, most, 999_999_999_999, -1, i64::MIN]);
+        b.extend([1, -1, 0, (1 << 34) - 1, 999_999, 1 << 33, 3]);
+        (a, b)
+    }
+
+    /// `divide_in_two_steps` against the work type's own division, every
+    /// mode and policy, in the copy this process runs.
+    #[track_caller]
+    fn assert_two_steps_exact(a: &[i64], b: &[i64], shift: i32, precision: u8) {
+        let nulls = NullBuffer::from(
+            (0..a.len()).map(|i| i % 11 != 5 && i != a.len() - 1).collect::<Vec<_>>(),
+        );
+        let (l, r) = (Operand::array(a), Operand::array(b));
+        for rounding in RoundingMode::ALL {
+            for policy in [OverflowPolicy::Null, OverflowPolicy::Error] {
+                let policies = Policies { on_overflow: policy, on_divide_by_zero: policy };
+                let rows = Rows::new(a.len()).with_nulls(Some(&nulls)).with_policies(policies);
+                let spec = DivSpec::new(shift, rounding, precision);
+                let exact = divide_i64::<WorkDivision>(l, r, &spec, &rows);
+                let two_steps =
+                    output(precision, |sink| divide_in_two_steps(&l, &r, &spec, &rows, sink));
+                let context = format!("{rounding:?}, {policy:?}, k {shift}, p {precision}");
+                assert_same_outcome(exact, two_steps, &context);
+            }
+        }
+    }
+
+    #[rstest::rstest]
+    #[case::money_by_a_factor(6, 18)]
+    #[case::money_by_a_factor_overflowing(6, 12)]
+    #[case::two_digits(2, 15)]
+    fn quotients_in_two_steps_equal_exact_ones(#[case] shift: i32, #[case] precision: u8) {
+        let (a, b) = money_and_factors();
+        assert_two_steps_exact(&a, &b, shift, precision);
+    }
+
+    #[test]
+    fn money_by_a_factor_per_row_is_exact_in_whichever_kernel_the_plan_picks() {
+        // Decimal64(15, 2) by Decimal64(15, 2) at scale 6, measured: the two
+        // steps on the AVX2 and AVX-512 copies, the divide on the portable
+        // one; divisors beyond 2^34 take the divide or the estimate.
+        let (mut a, b) = money_and_factors();
+        // Measured bits count null rows: garbage this large would take the
+        // call to i128.
+        *a.last_mut().expect("rows") = 1 << 39;
+        let nulls = NullBuffer::from((0..a.len()).map(|i| i != a.len() - 1).collect::<Vec<_>>());
+        let policies = Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
+        let rows = Rows::new(a.len()).with_nulls(Some(&nulls)).with_policies(policies);
+        let big_b: Vec<i64> = b.iter().map(|v| v << 2).collect();
+        for (a, b) in [(&a, &b), (&a, &big_b)] {
+            let (l, r) = (Operand::array(&a[..]).assume_precision(15), Operand::array(&b[..]));
+            for rounding in RoundingMode::ALL {
+                let spec = DivSpec::new(6, rounding, 18);
+                let exact = divide_i64::<WorkDivision>(l, r, &spec, &rows);
+                assert_same_outcome(exact, div::<i64>(l, r, &spec, &rows), &format!("{rounding:?}"));
+            }
+        }
+    }
+
+    #[rstest::rstest]
+    // At the bounds of the two steps, and one unit beyond (another kernel).
+    #[case::divisor_at_the_bound(6, 1 << 40, (1 << 34) - 1)]
+    #[case::divisor_one_beyond_the_bound(6, 1 << 40, 1 << 34)]
+    #[case::dividend_at_the_bound(1, (1 << 51) - 1, (1 << 50) - 1)]
+    #[case::dividend_one_beyond_the_bound(1, 1 << 51, (1 << 50) - 1)]
+    #[case::largest_values_of_i64(0, i64::MAX, i64::MIN)]
+    fn quotients_at_the_bounds_of_the_two_steps_are_exact(
+        #[case] shift: i32,
+        #[case] most_a: i64,
+        #[case] most_b: i64,
+    ) {
+        let a = [most_a, -most_a, most_a - 1, 12_345, 0, most_a / 3, most_a];
+        let b = [most_b, most_b, most_b.wrapping_neg(), most_b, 7, 1, most_b.wrapping_sub(1)];
+        let policies =
+            Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
+        let rows = Rows::new(a.len()).with_policies(policies);
+        let (l, r) = (Operand::array(&a[..]), Operand::array(&b[..]));
+        for rounding in RoundingMode::ALL {
+            let spec = DivSpec::new(shift, rounding, 18);
+            // The work type's division in i128: exact for every row here.
+            let exact = output(spec.result_precision, |sink| {
+                divide::<i128, WorkDivision>(&l, &r, &spec, &rows, sink)
+            });
+            assert_same_outcome(exact, div::<i64>(l, r, &spec, &rows), &format!("{rounding:?}"));
+        }
+    }
+
+    #[rstest::rstest]
+    #[case::money_by_a_factor(40, 20, 6, true)]
+    #[case::divisor_at_the_bound(51, 34, 6, true)]
+    #[case::divisor_one_bit_beyond(51, 35, 6, false)]
+    #[case::dividend_one_bit_beyond(52, 20, 6, false)]
+    #[case::scale_beyond(20, 10, 10, false)]
+    fn two_steps_on_the_avx2_and_avx512_copies(
+        #[case] lhs: u32,
+        #[case] rhs: u32,
+        #[case] k: u32,
+        #[case] within: bool,
+    ) {
+        let scaled = Some(ScaledDividend { bits: lhs, k });
+        let dividend = lhs + shift_bits(k);
+        let chosen = i64_division(WorkWidth::I64, dividend, rhs, dividend, scaled);
+        let two_steps = chosen == Some(I64Division::TwoSteps);
+        let copy = active();
+        match copy {
+            Isa::Portable => assert!(!two_steps, "{chosen:?}"),
+            _ => assert_eq!(two_steps, within, "{copy:?}: {chosen:?}"),
+        }
+        // No scaled dividend (a scalar divisor, a remainder): never.
+        let chosen = i64_division(WorkWidth::I64, dividend, rhs, dividend, None);
+        assert_ne!(chosen, Some(I64Division::TwoSteps));
     }
 
     #[test]

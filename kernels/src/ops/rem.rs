@@ -260,12 +260,13 @@ fn remainder(
         };
         return run::<I512, SteppedRemainder>(lhs, rhs, c, rows, sink);
     }
-    match i64_division(plan.width, dividend_bits, divisor_bits, result_bits) {
+    match i64_division(plan.width, dividend_bits, divisor_bits, result_bits, None) {
         Some(I64Division::InDouble) => return divide_in_double(lhs, rhs, spec, rows, sink),
         Some(I64Division::Estimated) => {
             return divide::<i64, EstimatedDivision<Instructions>>(lhs, rhs, spec, rows, sink);
         }
-        None => {}
+        // Two steps are for quotients: not chosen without a scaled dividend.
+        Some(I64Division::TwoSteps) | None => {}
     }
     with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, rows, sink))
 }

@@ -239,7 +239,7 @@ fn rescaled(
     let within = spec.shift <= 0 && input.declared_within(k, spec.result_precision);
     let checked = !within && needs_check(spec.work_bits(p.bits), spec.result_precision);
     if spec.shift > 0
-        && let Some(division) = i64_division(p.width, p.bits, shift_bits(k), p.bits)
+        && let Some(division) = i64_division(p.width, p.bits, shift_bits(k), p.bits, None)
     {
         // In i64 on AVX-512 a quotient by the one divisor 10^k vectorizes as
         // a floating-point estimate with exact correction, where the 64-bit
@@ -252,7 +252,9 @@ fn rescaled(
                 let c = InDoubleConstants::scalar(0, i64::pow10(k), 0, precision);
                 run_unary_multiversioned::<i64, ScalarQuotientInDouble<R>>(input, c, rows, sink)
             }
-            I64Division::Estimated => {
+            // Two steps are for quotients by a divisor per row: not chosen
+            // without a scaled dividend, and the estimate is exact too.
+            I64Division::Estimated | I64Division::TwoSteps => {
                 type D = EstimatedDivision<Instructions>;
                 let c = ScalarQuotientConstants::<i64, D>::new(1, i64::pow10(k), bound);
                 run_unary_multiversioned::<i64, ScalarQuotient<R, D>>(input, c, rows, sink)
