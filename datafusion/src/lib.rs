@@ -49,6 +49,8 @@ pub mod ballista;
 mod cast;
 mod distinct;
 mod operators;
+#[cfg(feature = "sql")]
+mod planner;
 mod plans;
 mod profile;
 mod rewrite;
@@ -63,6 +65,8 @@ use datafusion::prelude::SessionContext;
 use decimal_kernels::StorageWidth;
 pub use decimal_kernels::{ArithmeticOptions, OverflowPolicy, RoundingMode};
 
+#[cfg(feature = "sql")]
+use crate::planner::UntypedDecimals;
 use crate::profile::Profile;
 use crate::rewrite::{AfterCoercion, BeforeCoercion, DecimalRewrite};
 
@@ -99,6 +103,8 @@ pub fn register_state(state: &mut SessionState, options: ArithmeticOptions) -> R
     for function in rewrite.aggregate_functions() {
         state.register_udaf(function)?;
     }
+    #[cfg(feature = "sql")]
+    state.register_expr_planner(Arc::new(UntypedDecimals(Arc::clone(&rewrite))))?;
     state.register_function_rewrite(Arc::new(BeforeCoercion(Arc::clone(&rewrite))))?;
     state.add_analyzer_rule(Arc::new(AfterCoercion(rewrite)));
     Ok(())

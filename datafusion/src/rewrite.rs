@@ -95,6 +95,37 @@ impl DecimalRewrite {
 
     /// `expr` as a call of this crate's function, if it is a decimal
     /// expression this crate computes; its children are rewritten already.
+    /// This crate's call for `left op right` on two decimals for which
+    /// DataFusion finds no operand types (a decimal beside one of the other
+    /// width whose common type would pass 76 digits): its SQL planner would
+    /// fail on them before any rewrite, where the crate computes them (the
+    /// comparison exactly, the arithmetic at the Arrow profile's type for the
+    /// wider width). `None` for any other operation.
+    #[cfg(feature = "sql")]
+    pub(crate) fn untyped_binary(
+        &self,
+        left: &Expr,
+        op: Operator,
+        right: &Expr,
+        schema: &DFSchema,
+    ) -> Option<Expr> {
+        use datafusion::logical_expr::type_coercion::binary::comparison_coercion;
+        let (lt, rt) = (left.get_type(schema).ok()?, right.get_type(schema).ok()?);
+        if !(lt.is_decimal() && rt.is_decimal()) {
+            return None;
+        }
+        let args = vec![left.clone(), right.clone()];
+        let function = if let Some(comparison) = operators::compare_op(op) {
+            let typed = comparison_coercion(&lt, &rt).is_some();
+            (!typed).then(|| self.comparison(comparison))?
+        } else {
+            let entry = operators::ARITHMETIC.into_iter().find(|(_, o, _)| *o == op)?;
+            let typed = operators::arithmetic_types(&lt, op, &rt).is_some();
+            (!typed).then(|| self.arithmetic(entry))?
+        };
+        Some(Expr::ScalarFunction(ScalarFunction::new_udf(function, args)))
+    }
+
     pub(crate) fn rewrite_expr(&self, expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
         let type_of = |e: &Expr| e.get_type(schema).ok();
         let call = |f: Arc<ScalarUDF>, args: Vec<Expr>| {

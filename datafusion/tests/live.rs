@@ -8,6 +8,11 @@
 //! prints (`LIVE_SEED=n` runs that seed again; `LIVE_CASES=n` sets the
 //! number of tables, 120 by default).
 //!
+//! Where DataFusion finds no operand types for two decimals (a
+//! `Decimal128` beside a `Decimal256` whose common type would pass 76
+//! digits), plain DataFusion fails planning and the registered answer is
+//! still the reference's.
+//!
 //! The expressions are those `README.md` lists as rewritten that read two
 //! columns or group one: `+ - * / %`, the six comparisons, and `sum`, `avg`,
 //! `min`, `max` by group. Columns are `Decimal128` and `Decimal256` of any
@@ -159,7 +164,8 @@ fn agree(a: &str, b: &str) -> bool {
 #[derive(Default)]
 struct Tally {
     rows: Vec<(String, usize, usize)>,
-    /// Cases DataFusion's SQL planner refused (no operand types), by kind.
+    /// Cases DataFusion finds no operand types for (plain fails planning;
+    /// `register` computes them), by kind.
     refused: Vec<(String, usize)>,
     disagreements: Vec<String>,
 }
@@ -264,13 +270,12 @@ async fn generated_sql_answers_as_the_reference_does()
             let sql = format!("SELECT a {symbol} b FROM t");
             let theirs = decimal_answer(&column_of(&plain, &sql).await);
             let ours = decimal_answer(&column_of(&registered, &sql).await);
-            let Some((lc, rc)) = coerced(&a, operator, &b) else {
-                // No operand types DataFusion accepts: its SQL planner fails
-                // before any rewrite runs, plain and registered alike.
-                assert!(ours.starts_with("error") && theirs.starts_with("error"), "{sql}: {ours}");
+            // Where DataFusion finds no operand types (plain fails planning),
+            // `register` computes on the operands as they are.
+            let (lc, rc) = coerced(&a, operator, &b).unwrap_or_else(|| {
                 tally.no_types(&format!("a {symbol} b"));
-                continue;
-            };
+                (a.clone(), b.clone())
+            });
             let options = arrow_options(&[lc.data_type(), rc.data_type()]);
             let (lc, rc) =
                 (DecimalArray::from_arrow(lc.as_ref())?, DecimalArray::from_arrow(rc.as_ref())?);
@@ -281,12 +286,8 @@ async fn generated_sql_answers_as_the_reference_does()
         for (op, symbol) in COMPARISONS {
             let sql = format!("SELECT a {symbol} b FROM t");
             if comparison_coercion(&lt, &rt).is_none() {
-                // DataFusion's SQL planner finds no common type and fails
-                // before any rewrite runs, plain and registered alike.
-                let ours = boolean_answer(&column_of(&registered, &sql).await);
-                assert!(ours.starts_with("error"), "{sql}: {ours}");
+                // DataFusion finds no common type (plain fails planning).
                 tally.no_types(&format!("a {symbol} b"));
-                continue;
             }
             let want = match conformance::reference_compare(op, &l, &r) {
                 Err(e) => format!("error: {e}"),
@@ -319,7 +320,7 @@ async fn generated_sql_answers_as_the_reference_does()
     }
     let refused: Vec<String> = tally.refused.iter().map(|(k, n)| format!("`{k}` {n}")).collect();
     println!(
-        "refused by DataFusion's SQL planner, both ways (no operand types): {}",
+        "of these, DataFusion found no operand types (plain fails planning): {}",
         refused.join(", ")
     );
     let shown: Vec<&String> = tally.disagreements.iter().take(10).collect();

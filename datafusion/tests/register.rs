@@ -461,3 +461,30 @@ async fn the_median_is_the_exact_mean_truncated(
     assert_eq!(Ok(ours), run(&context(table(), false)?, sql).await);
     Ok(())
 }
+
+/// A `Decimal128` beside a `Decimal256` whose common type would need 79
+/// digits: DataFusion's SQL planner finds no operand types and fails; the
+/// registered context computes them (the product at the Arrow profile's
+/// type for the wider width, the comparison exactly).
+#[rstest]
+#[case::product("a * b", "Decimal256(76, 7)", "0.2469000")]
+#[case::comparison("a < b", "Boolean", "true")]
+#[tokio::test]
+async fn decimals_datafusion_finds_no_types_for_run_here(
+    #[case] expression: &str,
+    #[case] data_type: &str,
+    #[case] expected: &str,
+) -> Result<()> {
+    let b = Decimal256Array::from(vec![i256::from_i128(200)]).with_precision_and_scale(76, 2)?;
+    let table =
+        || vec![("a", decimals(vec![Some(12_345)], 6, 5)), ("b", Arc::new(b.clone()) as ArrayRef)];
+    let sql = format!("SELECT {expression} AS r FROM t");
+    let theirs = run(&context(table(), false)?, &sql).await.expect_err("no operand types");
+    assert!(
+        theirs.contains("Decimal128(6, 5)") && theirs.contains("Decimal256(76, 2)"),
+        "{theirs}"
+    );
+    let ours = run(&context(table(), true)?, &sql).await.expect("an answer");
+    assert!(ours.contains(data_type) && ours.contains(&format!("| {expected} |")), "{ours}");
+    Ok(())
+}
