@@ -11,7 +11,7 @@
 //! `TPCH_QUERIES=1,18,20` runs only those queries; `TPCH_AA=1` runs two
 //! plain contexts against each other, whose ratios are the spread of the
 //! measurement itself; `TPCH_EXPLAIN=1` prints the physical plans both ways
-//! instead. The loop copy is `DECIMAL_KERNELS_ISA`'s (printed).
+//! instead; `TPCH_PLAN=1` times the planning alone (SQL to physical plan). The loop copy is `DECIMAL_KERNELS_ISA`'s (printed).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -23,12 +23,19 @@ use datafusion::error::Result;
 use datafusion::prelude::SessionContext;
 use support::{context, is_query, tpch_statements, tpch_tables};
 
-/// The time of one run of query `n`, and its row count.
-async fn time(ctx: &SessionContext, n: usize) -> Result<(Duration, usize)> {
+/// The time of one run of query `n`, and its row count; with `plan_only`,
+/// of planning its query (SQL to physical plan, the rewrite included), with
+/// no rows.
+async fn time(ctx: &SessionContext, n: usize, plan_only: bool) -> Result<(Duration, usize)> {
     let start = Instant::now();
     let mut rows = 0;
     for statement in tpch_statements(n) {
-        let batches = ctx.sql(&statement).await?.collect().await?;
+        let frame = ctx.sql(&statement).await?;
+        if plan_only && is_query(&statement) {
+            frame.create_physical_plan().await?;
+            continue;
+        }
+        let batches = frame.collect().await?;
         if is_query(&statement) {
             rows = batches.iter().map(|b| b.num_rows()).sum();
         }
@@ -132,11 +139,12 @@ fn main() -> Result<()> {
             }
             return Ok(());
         }
+        let plan_only = std::env::var_os("TPCH_PLAN").is_some();
         for n in queries {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             for _ in 0..runs.max(1) {
-                let (t, their_rows) = time(&theirs, n).await?;
-                let (o, our_rows) = time(&ours, n).await?;
+                let (t, their_rows) = time(&theirs, n, plan_only).await?;
+                let (o, our_rows) = time(&ours, n, plan_only).await?;
                 assert_eq!(their_rows, our_rows, "q{n}: row counts differ");
                 a.push(t);
                 b.push(o);
@@ -147,7 +155,7 @@ fn main() -> Result<()> {
             let ms = |d: Duration| d.as_secs_f64() * 1e3;
             println!("| q{n} | {:.1} | {:.1} | {:.2} |", ms(t), ms(o), ms(t) / ms(o));
         }
-        if sf == 1.0 && !aa {
+        if sf == 1.0 && !aa && !plan_only {
             check_q1_published(&ours).await?;
         }
         let s = |d: Duration| d.as_secs_f64();

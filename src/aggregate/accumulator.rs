@@ -369,11 +369,13 @@ impl Accumulator {
                         reason: format!("a {} state holds extremes, not sums", self.op),
                     });
                 }
-                for (row, &group) in group_indices.iter().enumerate() {
-                    extremes
-                        .merge(group, state.group_extreme(row))
-                        .map_err(|e| out_of_range(row, e, "an extreme"))?;
-                }
+                let (parts, valid) = state.extreme_parts().ok_or_else(|| {
+                    DecimalError::InvalidState { reason: "a state without extremes".into() }
+                })?;
+                extremes.merge_parts(group_indices, parts, valid).map_err(|e| match e {
+                    KernelError::GroupOutOfRange { row, .. } => out_of_range(row, e, "an extreme"),
+                    e => out_of_range(0, e, "an extreme"),
+                })?;
             }
         }
         Ok(())

@@ -318,12 +318,11 @@ impl AggregateState {
     pub(crate) fn holds_extremes(&self) -> bool {
         matches!(self.columns, StateColumns::Extremes(_))
     }
-
-    /// Row `row` of extremes as the kernels merge it (`None`: a group
-    /// without valid rows, or a state of sums).
-    pub(crate) fn group_extreme(&self, row: usize) -> Option<i256> {
+    /// The extremes of a `min` or `max` state and their validity, as the
+    /// kernels merge them in one pass.
+    pub(crate) fn extreme_parts(&self) -> Option<(&[i256], Option<&NullBuffer>)> {
         match &self.columns {
-            StateColumns::Extremes(values) => values.is_valid(row).then(|| values.value(row)),
+            StateColumns::Extremes(values) => Some((values.values(), values.nulls())),
             StateColumns::Sums { .. } | StateColumns::Compact { .. } => None,
         }
     }

@@ -278,6 +278,56 @@ impl GroupExtremes {
         Ok(())
     }
 
+    /// Folds partial extremes in one pass (another partition's
+    /// [`group`](Self::group)s as a column): part `i` into group
+    /// `groups[i]`, a null part (a group that met no row) changing nothing.
+    /// The extremes are widened once, to what the valid parts need.
+    ///
+    /// # Errors
+    /// [`KernelError::LengthMismatch`] when `groups` or `valid` do not have
+    /// a row per part; [`KernelError::GroupOutOfRange`] for the first part
+    /// whose group is not a group; [`KernelError::TooManyGroups`] as
+    /// [`merge`](Self::merge). Nothing changes when it fails.
+    pub fn merge_parts(
+        &mut self,
+        groups: &[usize],
+        parts: &[i256],
+        valid: Option<&NullBuffer>,
+    ) -> Result<(), KernelError> {
+        let rows = parts.len();
+        for len in [Some(groups.len()), valid.map(NullBuffer::len)] {
+            match len {
+                Some(len) if len != rows => {
+                    return Err(KernelError::LengthMismatch { expected: rows, actual: len });
+                }
+                _ => {}
+            }
+        }
+        if let Some(row) = first_out_of_range(groups, self.len()) {
+            let (group, groups) = (groups[row], self.len());
+            return Err(KernelError::GroupOutOfRange { row, group, groups });
+        }
+        let is_valid = |i: usize| valid.is_none_or(|n| n.is_valid(i));
+        let width = (0..rows).filter(|&i| is_valid(i)).map(|i| width_of(parts[i])).max();
+        self.widen(width.unwrap_or(WorkWidth::I64))?;
+        self.vouch(None);
+        let (extreme, seen) = (self.extreme, &mut self.seen[..]);
+        // Each valid part fits the extremes' width, widened above.
+        #[expect(clippy::cast_possible_truncation, reason = "the part fits the width")]
+        match &mut self.values {
+            Values64To256::I64(v) => {
+                fold_parts(extreme, v, seen, groups, parts, is_valid, |p| p.as_i128() as i64);
+            }
+            Values64To256::I128(v) => {
+                fold_parts(extreme, v, seen, groups, parts, is_valid, i256::as_i128);
+            }
+            Values64To256::I256(v) => {
+                fold_parts(extreme, v, seen, groups, parts, is_valid, i256_to_ethnum);
+            }
+        }
+        Ok(())
+    }
+
     /// The extremes checked against `precision` digits, stored as `O`: a
     /// group that met no valid row is null, one beyond the precision (a value
     /// of an unchecked column) fails by `policies.on_overflow` (its row is
@@ -345,12 +395,7 @@ impl GroupExtremes {
     /// Folds one valid value into group `g` (below `len`); fails, changing
     /// nothing, as [`widen`](Self::widen).
     fn fold_value(&mut self, g: usize, value: i256) -> Result<(), KernelError> {
-        let width = match value.to_i128() {
-            Some(v) if i64::try_from(v).is_ok() => WorkWidth::I64,
-            Some(_) => WorkWidth::I128,
-            None => WorkWidth::I256,
-        };
-        self.widen(width)?;
+        self.widen(width_of(value))?;
         let extreme = self.extreme;
         let seen = self.seen[g];
         match &mut self.values {
@@ -462,6 +507,35 @@ fn identity<T: Lane>(extreme: Extreme) -> T {
 
 /// The extreme of two values.
 #[inline(always)]
+/// The narrowest width of the extremes that holds `value`.
+fn width_of(value: i256) -> WorkWidth {
+    match value.to_i128() {
+        Some(v) if i64::try_from(v).is_ok() => WorkWidth::I64,
+        Some(_) => WorkWidth::I128,
+        None => WorkWidth::I256,
+    }
+}
+
+/// [`GroupExtremes::merge_parts`]'s loop at one width: each valid part,
+/// read as `W` by `read`, folded into its group (all in range).
+fn fold_parts<W: Lane>(
+    extreme: Extreme,
+    values: &mut [W],
+    seen: &mut [bool],
+    groups: &[usize],
+    parts: &[i256],
+    is_valid: impl Fn(usize) -> bool,
+    read: impl Fn(i256) -> W,
+) {
+    for (i, (&g, &part)) in groups.iter().zip(parts).enumerate() {
+        if let (true, Some(value), Some(met)) = (is_valid(i), values.get_mut(g), seen.get_mut(g)) {
+            let part = read(part);
+            *value = if *met { pick(extreme, *value, part) } else { part };
+            *met = true;
+        }
+    }
+}
+
 fn pick<T: Lane>(extreme: Extreme, a: T, b: T) -> T {
     match extreme {
         Extreme::Min => a.min(b),
@@ -1338,6 +1412,46 @@ mod tests {
         assert!(
             out.nulls.is_some_and(|n| n.is_null(2) && n.is_null(beyond) && n.null_count() == 2)
         );
+    }
+
+    /// Parts merged in one pass give what merging them one by one gives:
+    /// parts of 64 bits, of 128 (the extremes widened once), of 256,
+    /// null parts, a group met only by a null part; and a part whose group
+    /// is out of range changes nothing.
+    #[rstest]
+    #[case::narrow(vec![Some(5), Some(-3), None, Some(7)], vec![0, 1, 2, 0], None)]
+    #[case::widened_to_i128(vec![Some(1), Some(i128::MAX), Some(i128::MIN), None], vec![2, 0, 0, 1], None)]
+    #[case::widened_to_i256(vec![Some(4), None, Some(9), Some(-2)], vec![1, 1, 0, 1], Some(2))]
+    #[case::out_of_range(vec![Some(5), Some(6)], vec![0, 3], None)]
+    fn parts_merge_in_one_pass_as_one_by_one(
+        #[case] parts: Vec<Option<i128>>,
+        #[case] groups: Vec<usize>,
+        #[case] beyond_i128_at: Option<usize>,
+    ) {
+        let mut parts: Vec<Option<i256>> = parts.into_iter().map(|p| p.map(i256::from_i128)).collect();
+        if let Some(i) = beyond_i128_at {
+            parts[i] = Some(i256::from_i128(i128::MAX).wrapping_mul(i256::from_i128(-4)));
+        }
+        let values: Vec<i256> = parts.iter().map(|p| p.unwrap_or(i256::MAX)).collect();
+        let valid = NullBuffer::from_iter(parts.iter().map(Option::is_some));
+        for extreme in [Extreme::Min, Extreme::Max] {
+            let mut one_pass = GroupExtremes::new(extreme, 3);
+            let got = one_pass.merge_parts(&groups, &values, Some(&valid));
+            let mut one_by_one = GroupExtremes::new(extreme, 3);
+            let want = groups.iter().zip(&parts).try_for_each(|(&g, &p)| one_by_one.merge(g, p));
+            match want {
+                Ok(()) => assert_eq!(got, Ok(())),
+                Err(_) => {
+                    let row = groups.iter().position(|&g| g >= 3).unwrap();
+                    let e = KernelError::GroupOutOfRange { row, group: groups[row], groups: 3 };
+                    assert_eq!(got, Err(e));
+                    one_by_one = GroupExtremes::new(extreme, 3);
+                }
+            }
+            for g in 0..3 {
+                assert_eq!(one_pass.group(g), one_by_one.group(g), "{extreme:?}: group {g}");
+            }
+        }
     }
 
     /// Partial extremes of random splits merge to the whole's.
