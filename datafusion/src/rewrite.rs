@@ -111,7 +111,11 @@ impl DecimalRewrite {
     ) -> Option<Expr> {
         use datafusion::logical_expr::type_coercion::binary::comparison_coercion;
         let (lt, rt) = (left.get_type(schema).ok()?, right.get_type(schema).ok()?);
-        if !(lt.is_decimal() && rt.is_decimal()) {
+        // Only decimals of two widths can lack operand types; DataFusion's
+        // coercion of one width is left to it (and never asked here: for two
+        // wide decimals its own arithmetic can overflow).
+        let same_width = std::mem::discriminant(&lt) == std::mem::discriminant(&rt);
+        if !(lt.is_decimal() && rt.is_decimal()) || same_width {
             return None;
         }
         let args = vec![left.clone(), right.clone()];

@@ -58,6 +58,21 @@ impl Rng {
 /// Rows in each generated table.
 const ROWS: usize = 24;
 
+/// Whether DataFusion 55's common type of two decimals of one width
+/// overflows its own `i8` arithmetic (`max(s1, s2) + max(p1 - s1, p2 - s2)`
+/// beyond 127, as `Decimal256(76, 0)` beside `Decimal256(76, 75)`): its
+/// planner then panics in a debug build and wraps in a release one, plain
+/// and registered alike, before any rewrite runs. Such pairs are not drawn.
+fn widening_overflows(lhs: &DataType, rhs: &DataType) -> bool {
+    match (lhs, rhs) {
+        (DataType::Decimal256(p1, s1), DataType::Decimal256(p2, s2)) => {
+            let (p1, s1, p2, s2) = (i32::from(*p1), i32::from(*s1), i32::from(*p2), i32::from(*s2));
+            s1.max(s2) + (p1 - s1).max(p2 - s2) > 127
+        }
+        _ => false,
+    }
+}
+
 /// A random decimal column type: mostly `Decimal128`, sometimes
 /// `Decimal256`.
 fn random_type(rng: &mut Rng) -> DataType {
@@ -254,7 +269,12 @@ async fn generated_sql_answers_as_the_reference_does()
     let rng = &mut Rng(seed);
     let mut tally = Tally::default();
     for case in 0..cases {
-        let (lt, rt) = (random_type(rng), random_type(rng));
+        let (lt, rt) = loop {
+            let (lt, rt) = (random_type(rng), random_type(rng));
+            if !widening_overflows(&lt, &rt) {
+                break (lt, rt);
+            }
+        };
         let (a, b) = (random_column(rng, &lt), random_column(rng, &rt));
         let g: ArrayRef =
             Arc::new(Int64Array::from_iter_values((0..ROWS as i64).map(|i| i % GROUPS as i64)));
