@@ -322,8 +322,20 @@ fn native(
 /// valid rows of the result (0 for an error).
 #[track_caller]
 fn assert_native(array: &dyn Array, to_type: &DataType, options: &ArithmeticOptions) -> usize {
+    let got = arrow::cast_with(array, to_type, options).map_err(|e| format!("{e:?}"));
+    assert_native_cast(array, to_type, options, got)
+}
+
+/// [`assert_native`] of a cast `got` made otherwise (a plan's run), its
+/// error as debug text.
+#[track_caller]
+fn assert_native_cast(
+    array: &dyn Array,
+    to_type: &DataType,
+    options: &ArithmeticOptions,
+    got: Result<ArrayRef, String>,
+) -> usize {
     let context = format!("{} to {to_type} under {options:?}", array.data_type());
-    let got = arrow::cast_with(array, to_type, options);
     match (got, native(array, to_type, options)) {
         (Ok(got), Ok(want)) => {
             assert_eq!(got.data_type(), to_type, "{context}");
@@ -341,7 +353,7 @@ fn assert_native(array: &dyn Array, to_type: &DataType, options: &ArithmeticOpti
         }
         (Err(got), Err(want)) => {
             let want = ArrowError::from(want);
-            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{context}");
+            assert_eq!(got, format!("{want:?}"), "{context}");
             0
         }
         (got, want) => {
@@ -383,7 +395,10 @@ impl Outcomes {
 }
 
 /// Every cast from each of `from` (made by `array_of`) to each of `to`,
-/// under every profile, is the native cast; most give values.
+/// under every profile, is the native cast; most give values. Each runs
+/// twice: as `cast_with`, and as one [`arrow::CastPlan`] made for the pair
+/// and run on the rows in two batches (a plan decides from the types alone,
+/// so each batch is the native cast of its own rows).
 #[track_caller]
 fn assert_native_for_every_pair(
     from: &[DataType],
@@ -393,10 +408,21 @@ fn assert_native_for_every_pair(
     let mut outcomes = Outcomes::default();
     for from in from {
         let array = array_of(from);
+        let half = array.len() / 2;
+        let batches = [array.slice(0, half), array.slice(half, array.len() - half)];
         for to in to {
             for options in profiles() {
                 let valid = assert_native(array.as_ref(), to, &options);
                 outcomes.record(valid, array.len());
+                let plan = arrow::CastPlan::with_profile(from, to, &options);
+                for batch in &batches {
+                    // A pair the plan refuses fails each batch's cast alike.
+                    let got = match &plan {
+                        Ok(plan) => plan.run(batch.as_ref()).map_err(|e| format!("{e:?}")),
+                        Err(e) => Err(format!("{e:?}")),
+                    };
+                    assert_native_cast(batch.as_ref(), to, &options, got);
+                }
             }
         }
     }

@@ -3,7 +3,8 @@
 //! type as Arrow writes it (`'Decimal128(15, 2)'`), so a plan that names
 //! them can be written and read back as text or by a remote process.
 //!
-//! They run `decimal_kernels::arrow::cast_with` under the registration's
+//! They run a `decimal_kernels::arrow::CastPlan` (one per pair of types, made
+//! once, as `cast_with` would make it) under the registration's
 //! profile: decimal ↔ decimal, integers, floats and strings, exact and
 //! rounded once. Under the Arrow profile that is arrow-cast's rules (half
 //! away from zero), and `CAST` fails on a value that does not fit as
@@ -17,9 +18,12 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 use std::str::FromStr;
+use std::sync::Arc;
 
+use decimal_kernels::arrow::CastPlan;
 use decimal_kernels::{ArithmeticOptions, OverflowPolicy, StorageWidth};
 
+use crate::plans::PlanCache;
 use crate::profile::{Profile, decimal};
 use crate::values::{Argument, failed, result, result_field};
 
@@ -35,18 +39,48 @@ pub(crate) fn casts(from: &DataType, to: &DataType) -> bool {
     (from.is_decimal() && other(to)) || (to.is_decimal() && other(from))
 }
 
-/// `CAST` (`safe: false`) or `TRY_CAST` (`safe: true`).
-#[derive(Debug, PartialEq, Eq, Hash)]
+/// `CAST` (`safe: false`) or `TRY_CAST` (`safe: true`), with the plans made
+/// for the pairs of types met: one per expression.
+#[derive(Debug)]
 pub(crate) struct Cast {
     safe: bool,
     profile: Profile,
     signature: Signature,
+    plans: PlanCache<(DataType, DataType), CastPlan<'static>>,
+}
+
+/// The identity of a function: `CAST` or `TRY_CAST`, and the profile (the
+/// plans it made follow from them).
+impl PartialEq for Cast {
+    fn eq(&self, other: &Self) -> bool {
+        (self.safe, self.profile) == (other.safe, other.profile)
+    }
+}
+
+impl Eq for Cast {}
+
+impl std::hash::Hash for Cast {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.safe, self.profile).hash(state);
+    }
 }
 
 impl Cast {
     /// `TRY_CAST` when `safe`, `CAST` otherwise, under `profile`.
     pub(crate) fn new(safe: bool, profile: Profile) -> Self {
-        Self { safe, profile, signature: Signature::user_defined(Volatility::Immutable) }
+        let signature = Signature::user_defined(Volatility::Immutable);
+        Self { safe, profile, signature, plans: PlanCache::default() }
+    }
+
+    /// The plan of this cast from `from` to `to`.
+    fn plan(&self, from: &DataType, to: &DataType) -> Result<Arc<CastPlan<'static>>> {
+        self.plans.get((from.clone(), to.clone()), || {
+            // One side is a decimal: its width is the one an Arrow profile
+            // runs at.
+            let width = decimal(from).or_else(|_| decimal(to)).map(|(_, w)| w)?;
+            CastPlan::with_profile(from, to, &self.options(width))
+                .map_err(|e| failed(self.name(), e))
+        })
     }
 
     /// The options of a cast to or from an Arrow width: the profile's, with
@@ -115,13 +149,10 @@ impl ScalarUDFImpl for Cast {
         let Some(value) = args.args.first() else {
             return plan_err!("{} takes a value and a type name", self.name());
         };
-        let to = args.return_type().clone();
         let argument = Argument::new(value)?;
         let from = argument.values();
-        // One side is a decimal: its width is the one an Arrow profile runs at.
-        let width = decimal(from.data_type()).or_else(|_| decimal(&to)).map(|(_, w)| w)?;
-        let cast = decimal_kernels::arrow::cast_with(from, &to, &self.options(width))
-            .map_err(|e| failed(self.name(), e))?;
+        let plan = self.plan(from.data_type(), args.return_type())?;
+        let cast = plan.run(from).map_err(|e| failed(self.name(), e))?;
         result(cast, &[argument])
     }
 }

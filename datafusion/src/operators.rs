@@ -292,8 +292,8 @@ mod tests {
     use super::*;
     use crate::plans::PLANS_MADE;
 
-    /// A query over ten batches plans each arithmetic expression and
-    /// comparison once: the batches only read their arrays.
+    /// A query over ten batches plans each arithmetic expression,
+    /// comparison and cast once: the batches only read their arrays.
     #[tokio::test]
     async fn one_plan_per_expression_across_ten_batches() -> Result<()> {
         let batch = |i: i128| -> Result<RecordBatch> {
@@ -308,10 +308,11 @@ mod tests {
         ctx.register_table("t", Arc::new(table))?;
         crate::register(&ctx)?;
         let before = PLANS_MADE.load(Ordering::Relaxed);
-        let sql = "SELECT a * b AS p, a / b AS q, a < b AS c FROM t";
+        let sql = "SELECT a * b AS p, a / b AS q, a < b AS c, CAST(a AS DECIMAL(10, 1)) AS r, \
+                   TRY_CAST(b AS TINYINT) AS i FROM t";
         let rows = ctx.sql(sql).await?.collect().await?;
         assert_eq!(rows.iter().map(RecordBatch::num_rows).sum::<usize>(), 30);
-        assert_eq!(PLANS_MADE.load(Ordering::Relaxed) - before, 3, "one plan per expression");
+        assert_eq!(PLANS_MADE.load(Ordering::Relaxed) - before, 5, "one plan per expression");
         Ok(())
     }
 }

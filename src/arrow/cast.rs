@@ -1,26 +1,13 @@
-//! `arrow_cast::cast_with_options` with exact decimal-to-decimal casts.
+//! `arrow_cast::cast_with_options` with exact decimal-to-decimal casts: one
+//! [`CastPlan`], made and run.
 
 use arrow_array::{Array, ArrayRef};
-use arrow_buffer::i256;
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::arrow::cast_checks::{
-    CastRules, at_arrow_width, overflow_error, validate_arrow_decimal,
-};
-use crate::arrow::convert::{decimal_type, decimal_width};
-use crate::arrow::number_cast::number_cast;
-use crate::arrow::text_cast::text_cast;
-use crate::compute::funnel::{Operation, Request, run};
-use crate::compute::operand::Operand;
-use crate::rules::reference::rescaled;
-use crate::rules::storage::ResultStorage;
-use crate::types::DecimalError;
-use crate::types::DecimalType;
-use crate::types::UnaryOp;
-use crate::types::{ArithmeticOptions, OverflowPolicy, RoundingMode};
-use crate::values::DecimalArray;
-use crate::values::text::{bigint_to_i256, i256_to_bigint};
+use crate::arrow::CastPlan;
+#[cfg(doc)]
+use crate::types::{RoundingMode, UnaryOp};
 
 /// `array` cast to `to_type`, as `arrow_cast::cast_with_options(array,
 /// to_type, options)` casts it: the same parameters, so a drop-in. A cast
@@ -177,59 +164,5 @@ pub fn cast(
     to_type: &DataType,
     options: &CastOptions<'_>,
 ) -> Result<ArrayRef, ArrowError> {
-    let on_overflow = if options.safe { OverflowPolicy::Null } else { OverflowPolicy::Error };
-    cast_by(array, to_type, CastRules::ArrowCast(on_overflow), options)
-}
-
-/// [`cast`] and [`cast_with`](super::cast_with) under `rules`: the casts
-/// between Arrow decimals and Arrow's integer, float and string types, then
-/// decimal to decimal; any other pair is `arrow_cast::cast_with_options`
-/// with `options`.
-pub(super) fn cast_by(
-    array: &dyn Array,
-    to_type: &DataType,
-    rules: CastRules<'_>,
-    options: &CastOptions<'_>,
-) -> Result<ArrayRef, ArrowError> {
-    if let Some(cast) = number_cast(array, to_type, rules) {
-        return cast;
-    }
-    if let Some(cast) = text_cast(array, to_type, rules) {
-        return cast;
-    }
-    if decimal_width(array.data_type()).is_none() || decimal_width(to_type).is_none() {
-        return arrow_cast::cast_with_options(array, to_type, options);
-    }
-    validate_arrow_decimal(to_type)?;
-    let (to, width) = decimal_type(to_type)?;
-    let decimals = DecimalArray::from_arrow(array)?;
-    let on_overflow = match rules {
-        CastRules::ArrowCast(on_overflow) => on_overflow,
-        CastRules::Profile(options) => {
-            return at_arrow_width(&crate::rescale(&decimals, to, options)?, width);
-        }
-    };
-    let rescale = ArithmeticOptions::arrow(width)
-        .with_rounding(RoundingMode::HalfUp)
-        .with_on_overflow(on_overflow);
-    let operation =
-        Operation::Unary { op: UnaryOp::Rescale { to }, operand: Operand::Array(&decimals) };
-    match run(Request::new(operation, &rescale).stored(ResultStorage::Exact(width))) {
-        Ok(cast) => Ok(cast.to_arrow()),
-        Err(DecimalError::UnaryOverflow { row, .. }) => {
-            Err(cast_error(&decimals, row, to, to_type))
-        }
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// arrow-cast's error for the first row of `from` that does not fit
-/// `to_type`: its precision error when the cast value fits the target's
-/// native integer, its overflow error naming the source value otherwise.
-fn cast_error(from: &DecimalArray, row: usize, to: DecimalType, to_type: &DataType) -> ArrowError {
-    let value = from.values().get(row).unwrap_or(i256::ZERO);
-    let exact =
-        rescaled(&i256_to_bigint(value), from.dtype().scale(), to.scale(), RoundingMode::HalfUp);
-    let exact = bigint_to_i256(&exact);
-    overflow_error(to_type, exact, &value)
+    CastPlan::new(array.data_type(), to_type, options)?.run(array)
 }

@@ -14,26 +14,31 @@ use arrow_schema::{ArrowError, DataType};
 use crate::types::{ArithmeticOptions, OverflowPolicy, StorageWidth};
 use crate::values::{DecimalArray, DecimalNative};
 
-/// The rules of one cast on Arrow arrays, passed down to the dispatch over
-/// Arrow's integer, float and string types.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum CastRules<'a> {
+/// The cast of one pair of types, chosen when a cast is planned: `array`
+/// (of the planned source type) to `to_type` under the rules.
+pub(super) type CastFn =
+    fn(&dyn arrow_array::Array, &DataType, CastRules) -> Result<arrow_array::ArrayRef, ArrowError>;
+
+/// The rules of one cast on Arrow arrays, held by its
+/// [`CastPlan`](super::CastPlan) and passed to the cast of its pair of types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CastRules {
     /// arrow-cast's ([`cast`](super::cast)): the Arrow profile at the Arrow
     /// width of the decimal side, the overflow policy from
     /// `CastOptions::safe`, and arrow-cast's error for a failing row.
     ArrowCast(OverflowPolicy),
     /// A profile's ([`cast_with`](super::cast_with)): the native cast with
     /// these options, and the crate's error converted to an `ArrowError`.
-    Profile(&'a ArithmeticOptions),
+    Profile(ArithmeticOptions),
 }
 
-impl CastRules<'_> {
+impl CastRules {
     /// The options of the native cast whose decimal side has Arrow width
     /// `width`.
     pub(super) fn options(self, width: StorageWidth) -> ArithmeticOptions {
         match self {
             Self::ArrowCast(policy) => ArithmeticOptions::arrow(width).with_on_overflow(policy),
-            Self::Profile(options) => *options,
+            Self::Profile(options) => options,
         }
     }
 

@@ -87,6 +87,7 @@ mod aggregate;
 mod arithmetic;
 mod cast;
 mod cast_checks;
+mod cast_plan;
 mod compare;
 mod convert;
 mod number_cast;
@@ -101,6 +102,7 @@ pub use arithmetic::{
     add, binary, binary_recycling, binary_to, div, mul, rem, result_data_type, sub,
 };
 pub use cast::cast;
+pub use cast_plan::CastPlan;
 pub use compare::{eq, gt, gt_eq, lt, lt_eq, neq};
 pub use convert::{data_type, decimal_type};
 pub use profile_cast::cast_with;

@@ -1,6 +1,6 @@
 //! [`cast`](super::cast) and [`cast_with`](super::cast_with) between Arrow
 //! decimals and `Int8`..`Int64`, `UInt8`..`UInt64`, `Float32`, `Float64`:
-//! this crate's casts ([`crate::cast`]) under the call's [`CastRules`]:
+//! this crate's casts ([`crate::cast`]) under the plan's [`CastRules`]:
 //! arrow-cast's (the Arrow profile, `CastOptions::safe` as the overflow
 //! policy, arrow-cast's errors) or a profile's (its options, the crate's
 //! errors), with arrow-cast's result types.
@@ -18,7 +18,7 @@ use arrow_schema::{ArrowError, DataType};
 use num_bigint::BigInt;
 
 use crate::arrow::cast_checks::{
-    CastRules, at_arrow_width, overflow_error, validate_arrow_decimal,
+    CastFn, CastRules, at_arrow_width, overflow_error, validate_arrow_decimal,
 };
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::cast::{self, CastFloat, CastInteger};
@@ -28,48 +28,45 @@ use crate::types::{DecimalError, RoundingMode};
 use crate::values::text::{bigint_to_i256, i256_to_bigint, pow10};
 use crate::values::{DecimalArray, DecimalNative};
 
-/// The cast of `array` to `to_type` when one is an Arrow decimal and the
-/// other an integer or a `Float32`/`Float64`; `None` for any other pair.
-pub(super) fn number_cast(
-    array: &dyn Array,
-    to_type: &DataType,
-    rules: CastRules<'_>,
-) -> Option<Result<ArrayRef, ArrowError>> {
+/// The cast from `from` to `to` when one is an Arrow decimal and the other
+/// an integer or a `Float32`/`Float64`; `None` for any other pair.
+pub(super) fn number_route(from: &DataType, to: &DataType) -> Option<CastFn> {
     use DataType::{Float32, Float64, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64};
-    if decimal_width(array.data_type()).is_some() {
-        return Some(match to_type {
-            Int8 => to_integer::<Int8Type>(array, rules),
-            Int16 => to_integer::<Int16Type>(array, rules),
-            Int32 => to_integer::<Int32Type>(array, rules),
-            Int64 => to_integer::<Int64Type>(array, rules),
-            UInt8 => to_integer::<UInt8Type>(array, rules),
-            UInt16 => to_integer::<UInt16Type>(array, rules),
-            UInt32 => to_integer::<UInt32Type>(array, rules),
-            UInt64 => to_integer::<UInt64Type>(array, rules),
-            Float32 => to_float::<Float32Type>(array, rules),
-            Float64 => to_float::<Float64Type>(array, rules),
+    if decimal_width(from).is_some() {
+        return Some(match to {
+            Int8 => to_integer::<Int8Type>,
+            Int16 => to_integer::<Int16Type>,
+            Int32 => to_integer::<Int32Type>,
+            Int64 => to_integer::<Int64Type>,
+            UInt8 => to_integer::<UInt8Type>,
+            UInt16 => to_integer::<UInt16Type>,
+            UInt32 => to_integer::<UInt32Type>,
+            UInt64 => to_integer::<UInt64Type>,
+            Float32 => to_float::<Float32Type>,
+            Float64 => to_float::<Float64Type>,
             _ => return None,
         });
     }
-    decimal_width(to_type)?;
-    Some(match array.data_type() {
-        Int8 => from_integer::<Int8Type>(array, to_type, rules),
-        Int16 => from_integer::<Int16Type>(array, to_type, rules),
-        Int32 => from_integer::<Int32Type>(array, to_type, rules),
-        Int64 => from_integer::<Int64Type>(array, to_type, rules),
-        UInt8 => from_integer::<UInt8Type>(array, to_type, rules),
-        UInt16 => from_integer::<UInt16Type>(array, to_type, rules),
-        UInt32 => from_integer::<UInt32Type>(array, to_type, rules),
-        UInt64 => from_integer::<UInt64Type>(array, to_type, rules),
-        Float32 => from_float::<Float32Type>(array, to_type, rules),
-        Float64 => from_float::<Float64Type>(array, to_type, rules),
+    decimal_width(to)?;
+    Some(match from {
+        Int8 => from_integer::<Int8Type>,
+        Int16 => from_integer::<Int16Type>,
+        Int32 => from_integer::<Int32Type>,
+        Int64 => from_integer::<Int64Type>,
+        UInt8 => from_integer::<UInt8Type>,
+        UInt16 => from_integer::<UInt16Type>,
+        UInt32 => from_integer::<UInt32Type>,
+        UInt64 => from_integer::<UInt64Type>,
+        Float32 => from_float::<Float32Type>,
+        Float64 => from_float::<Float64Type>,
         _ => return None,
     })
 }
 
 fn to_integer<A: ArrowPrimitiveType>(
     array: &dyn Array,
-    rules: CastRules<'_>,
+    _: &DataType,
+    rules: CastRules,
 ) -> Result<ArrayRef, ArrowError>
 where
     A::Native: CastInteger,
@@ -102,7 +99,8 @@ where
 
 fn to_float<A: ArrowPrimitiveType>(
     array: &dyn Array,
-    rules: CastRules<'_>,
+    _: &DataType,
+    rules: CastRules,
 ) -> Result<ArrayRef, ArrowError>
 where
     A::Native: CastFloat,
@@ -116,7 +114,7 @@ where
 fn from_integer<A: ArrowPrimitiveType>(
     array: &dyn Array,
     to_type: &DataType,
-    rules: CastRules<'_>,
+    rules: CastRules,
 ) -> Result<ArrayRef, ArrowError>
 where
     A::Native: CastInteger,
@@ -145,7 +143,7 @@ where
 fn from_float<A: ArrowPrimitiveType>(
     array: &dyn Array,
     to_type: &DataType,
-    rules: CastRules<'_>,
+    rules: CastRules,
 ) -> Result<ArrayRef, ArrowError>
 where
     A::Native: CastFloat,

@@ -6,19 +6,21 @@
 //! is the native cast of [`crate::cast`] (or [`crate::rescale`]) with the
 //! options as given, so each profile casts as its engine does (the table in
 //! [Casts between decimals and integers or floats](crate::semantics#casts-between-decimals-and-integers-or-floats)):
-//! the same body as [`cast`] (`cast.rs`'s `cast_by`, over Arrow's integer,
-//! float and string types, then decimals), with [`CastRules::Profile`].
+//! the same [`CastPlan`] as [`cast`]'s, made with the profile's rules
+//! ([`CastPlan::with_profile`]).
 //! A decimal result is stored at the Arrow width of the target type: the
 //! profile's own width (Spark and Presto `i128`, FixedPoint the narrowest)
 //! is converted exactly, integer to integer, where it differs.
 
 use arrow_array::{Array, ArrayRef};
-use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
 
-use crate::arrow::cast::{cast, cast_by};
-use crate::arrow::cast_checks::CastRules;
-use crate::types::{ArithmeticOptions, OverflowPolicy, Semantics};
+use crate::arrow::CastPlan;
+#[cfg(doc)]
+use crate::arrow::cast;
+use crate::types::ArithmeticOptions;
+#[cfg(doc)]
+use crate::types::{OverflowPolicy, Semantics};
 
 /// `array` cast to `to_type` under `options`' profile, rounding mode and
 /// overflow policy: SQL's `CAST` as the profile's engine computes it, on
@@ -101,10 +103,5 @@ pub fn cast_with(
     to_type: &DataType,
     options: &ArithmeticOptions,
 ) -> Result<ArrayRef, ArrowError> {
-    let safe = options.on_overflow() == OverflowPolicy::Null;
-    let cast_options = CastOptions { safe, ..CastOptions::default() };
-    if let Semantics::Arrow { .. } = options.semantics() {
-        return cast(array, to_type, &cast_options);
-    }
-    cast_by(array, to_type, CastRules::Profile(options), &cast_options)
+    CastPlan::with_profile(array.data_type(), to_type, options)?.run(array)
 }

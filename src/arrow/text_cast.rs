@@ -1,7 +1,7 @@
 //! [`cast`](super::cast) and [`cast_with`](super::cast_with) between Arrow
 //! strings (`Utf8`, `LargeUtf8`, `Utf8View`) and Arrow decimals
 //! (`Decimal32/64/128/256`): reading through [`crate::cast::parse`] under the
-//! call's [`CastRules`] (arrow-cast's: the Arrow profile, half away from
+//! plan's [`CastRules`] (arrow-cast's: the Arrow profile, half away from
 //! zero, arrow-cast's errors; or a profile's), writing through
 //! [`crate::cast::format`] (arrow-cast's text, the same in every profile).
 
@@ -12,7 +12,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, OffsetSizeTrait};
 use arrow_schema::{ArrowError, DataType};
 
-use crate::arrow::cast_checks::{CastRules, validate_arrow_decimal};
+use crate::arrow::cast_checks::{CastFn, CastRules, validate_arrow_decimal};
 use crate::arrow::convert::{decimal_type, decimal_width};
 use crate::cast::{NOT_A_NUMBER, format, parse_stored};
 use crate::rules::storage::ResultStorage;
@@ -24,18 +24,13 @@ fn is_text(data_type: &DataType) -> bool {
     matches!(data_type, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
 }
 
-/// The cast of `array` to `to_type` when one is an Arrow string type and the
+/// The cast from `from` to `to` when one is an Arrow string type and the
 /// other an Arrow decimal; `None` for any other pair.
-pub(super) fn text_cast(
-    array: &dyn Array,
-    to_type: &DataType,
-    rules: CastRules<'_>,
-) -> Option<Result<ArrayRef, ArrowError>> {
-    let from = array.data_type();
-    if is_text(from) && decimal_width(to_type).is_some() {
-        Some(text_to_decimal(array, to_type, rules))
-    } else if decimal_width(from).is_some() && is_text(to_type) {
-        Some(decimal_to_text(array, to_type))
+pub(super) fn text_route(from: &DataType, to: &DataType) -> Option<CastFn> {
+    if is_text(from) && decimal_width(to).is_some() {
+        Some(text_to_decimal)
+    } else if decimal_width(from).is_some() && is_text(to) {
+        Some(decimal_to_text)
     } else {
         None
     }
@@ -47,7 +42,7 @@ pub(super) fn text_cast(
 fn text_to_decimal(
     array: &dyn Array,
     to_type: &DataType,
-    rules: CastRules<'_>,
+    rules: CastRules,
 ) -> Result<ArrayRef, ArrowError> {
     validate_arrow_decimal(to_type)?;
     let (to, width) = decimal_type(to_type)?;
@@ -76,7 +71,11 @@ fn text_to_decimal(
 }
 
 /// The decimals of `array` as arrow-cast's text, in an array of `to_type`.
-fn decimal_to_text(array: &dyn Array, to_type: &DataType) -> Result<ArrayRef, ArrowError> {
+fn decimal_to_text(
+    array: &dyn Array,
+    to_type: &DataType,
+    _: CastRules,
+) -> Result<ArrayRef, ArrowError> {
     let decimals = DecimalArray::from_arrow(array)?;
     // Most texts are the precision's digits, a sign and a point.
     let bytes = decimals.len() * (usize::from(decimals.dtype().precision()) + 2);

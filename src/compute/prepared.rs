@@ -177,7 +177,18 @@ impl UnaryPlan {
         operand: DecimalType,
         options: &ArithmeticOptions,
     ) -> Result<Self, DecimalError> {
-        let shape = unary_shape(op, operand, ResultStorage::Profile, options)?;
+        Self::stored(op, operand, ResultStorage::Profile, options)
+    }
+
+    /// [`new`](Self::new) with results stored as `storage` says: the casts
+    /// on Arrow arrays store at the target's Arrow width.
+    pub(crate) fn stored(
+        op: UnaryOp,
+        operand: DecimalType,
+        storage: ResultStorage,
+        options: &ArithmeticOptions,
+    ) -> Result<Self, DecimalError> {
+        let shape = unary_shape(op, operand, storage, options)?;
         Ok(Self { op, operand, shape, options: *options })
     }
 
