@@ -1,6 +1,7 @@
 //! Vectorized decimal arithmetic for query engines: `+ - * / %` on decimal
-//! columns, rescale, negation and absolute value, and the `sum` and `avg`
-//! aggregates, exact to the last digit under each engine's rules.
+//! columns, rescale, negation and absolute value, comparisons, casts, and the
+//! `sum`, `avg`, `min` and `max` aggregates, exact to the last digit under
+//! each engine's rules.
 //!
 //! - Types: [`DecimalType`] `decimal(p, s)` with precision up to 76 and
 //!   negative scales, stored in any [`StorageWidth`] from `i8` to `i256`.
@@ -17,7 +18,7 @@
 //! - Comparisons: [`eq`], [`neq`], [`lt`], [`lt_eq`], [`gt`], [`gt_eq`] (or
 //!   [`compare`] with a [`CompareOp`]) between decimals of any two types,
 //!   exact, as a [`NullableBuffer`] of booleans.
-//! - Aggregates ([`aggregate`]): `sum` and `avg`, whole and by group, exact
+//! - Aggregates ([`aggregate`]): `sum`, `avg`, `min` and `max`, whole and by group, exact
 //!   at each profile's types, with partial states for distributed engines.
 //! - [`DecimalScalar::reference_binary`] is the exact reference every kernel is checked
 //!   against; [`conformance`] lets an engine hold its own kernels to it.

@@ -46,9 +46,10 @@
 //!   (one per x86-64 level, chosen once per process: [`active_isa`]) and
 //!   failure masks; the precision check of finished values.
 //! - `ops`: one file per operator (`add`, `sub`, `mul`, `div`, `rem`,
-//!   `rescale`, `sign` for negation and absolute value, and `compare`) with its formula
-//!   and per-row kernels, and in `ops::shared` what two operators share.
-//! - `aggregate`: exact sums and means by group.
+//!   `rescale`, `round`, `sign` for negation and absolute value, `compare`,
+//!   `from_float` and `to_float`) with its formula and per-row kernels, and
+//!   in `ops::shared` what two operators share.
+//! - `aggregate`: exact sums, means and extremes by group.
 //!
 //! The arrow-buffer major is chosen by a feature: `arrow_60` (the default) or
 //! `arrow_59`. Exactly one may be on: both on (as `--all-features` or a
@@ -124,7 +125,7 @@ with_arrow_major! {
     pub use ops::to_float::{FloatOutput, to_float};
 
     /// The name of the compiled copy of the kernels' loops this process runs:
-    /// `"avx512"` (x86-64 with AVX-512 F, DQ, VL and BW), `"avx2"` (x86-64-v3:
+    /// `"avx512"` (x86-64 with AVX-512 F, DQ, VL and BW, and BMI2), `"avx2"` (x86-64-v3:
     /// AVX2, FMA, BMI1, BMI2, LZCNT, MOVBE) or `"portable"` (the build's target
     /// only, and always off x86-64).
     ///

@@ -1,4 +1,5 @@
-//! One decimal value, and the exact reference implementation of every operator.
+//! One decimal value: its type, its stored integer or null, and its text (the
+//! exact reference of every operator on values is in `rules/reference.rs`).
 
 use core::fmt;
 
