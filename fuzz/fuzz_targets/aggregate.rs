@@ -1,4 +1,4 @@
-//! `sum` and `avg` of columns decoded from raw bytes, by group, whole and
+//! `sum`, `avg`, `min` and `max` of columns decoded from raw bytes, by group, whole and
 //! through partitioned accumulators, held to the reference.
 #![no_main]
 

@@ -1,4 +1,5 @@
-//! `rescale`, `neg` and `abs` on calls of one operand decoded from raw
+//! `rescale`, `neg`, `abs` and `round`/`floor`/`ceil`/`trunc` on calls of
+//! one operand decoded from raw
 //! bytes, held to the reference.
 #![no_main]
 

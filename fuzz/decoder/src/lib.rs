@@ -47,6 +47,7 @@
 //! | pair + pair | slice offset and length |
 //! | column | the operand |
 //! | 1 | slice, as above |
+//! | 1 + 1 | with bit `0x01` of the first (an input that ends before it has none), the operator is instead `round`, `floor`, `ceil` or `trunc` (bits `0x06`) to the second byte's digits as a signed number, times `2^24` with bit `0x20` |
 //!
 //! The aggregates ([`AggregateCase::decode`]) read one column and its
 //! groups:
@@ -66,6 +67,7 @@
 //! | 1 | with `0x10` in the layout, the slice's offset (the rows after it are kept) |
 //! | 1 + pair | partitions, 1 to 4, cut where a generator seeded by the pair says; each adds its rows in two batches, split there too |
 //! | 1 | bit `0x01`: states merged last to first; the bits above, modulo 8: groups emitted at a time (0 all) |
+//! | 1 | with bit `0x01` (an input that ends before it has none), the aggregate is instead `min` (bit `0x02` clear) or `max` |
 //!
 //! A *value* is a tag byte and, for some tags, more bytes. The tag's low three
 //! bits pick the kind: 0 zero, 1 the largest of the precision, 2 the smallest
@@ -130,15 +132,16 @@
 //! ```
 
 use decimal_kernels::aggregate::{
-    Accumulator, AggregateOp, AggregateState, avg, avg_groups, sum, sum_groups,
+    Accumulator, AggregateOp, AggregateState, avg, avg_groups, max, max_groups, min, min_groups,
+    sum, sum_groups,
 };
 use decimal_kernels::conformance::{
     ConformanceError, Mismatch, compare, reference_aggregate, reference_parse, reference_unary,
 };
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalNative, DecimalScalar,
-    DecimalType, MAX_PRECISION, Operand, OverflowPolicy, RoundingMode, StorageWidth, UnaryOp,
-    binary, cast, unary,
+    DecimalType, MAX_PRECISION, Operand, OverflowPolicy, RoundFunction, RoundingMode, StorageWidth,
+    UnaryOp, binary, cast, unary,
 };
 // The arrow-buffer types of the major `decimal-kernels` builds on, as the
 // kernels crate re-exports them.
@@ -637,11 +640,6 @@ impl UnaryCase {
         let choice = r.byte();
         let target = [r.byte(), r.byte()];
         let dtype = decimal_type(&mut r)?;
-        let op = match choice % 8 {
-            0 => UnaryOp::Neg,
-            1 => UnaryOp::Abs,
-            _ => UnaryOp::Rescale { to: rescale_target(target, dtype)? },
-        };
         let width = storage_width(&mut r, dtype);
         let layout = r.byte();
         let rows = r.rows();
@@ -657,6 +655,21 @@ impl UnaryCase {
             _ => {
                 let offset = slice_at % (rows + 1);
                 column.slice(offset, slice_len % (rows - offset + 1))?
+            }
+        };
+        // Read last, so that the inputs kept from before these operators
+        // decode as they did.
+        let rounding = r.byte();
+        let op = if rounding & 0x01 != 0 {
+            let function = RoundFunction::ALL[usize::from(rounding >> 1) % 4];
+            let digits = i32::from(r.byte().cast_signed());
+            let digits = if rounding & 0x20 != 0 { digits << 24 } else { digits };
+            UnaryOp::Round { function, digits }
+        } else {
+            match choice % 8 {
+                0 => UnaryOp::Neg,
+                1 => UnaryOp::Abs,
+                _ => UnaryOp::Rescale { to: rescale_target(target, dtype)? },
             }
         };
         Ok(Self { op, options, column, scalar, is_scalar })
@@ -801,7 +814,8 @@ impl core::fmt::Display for UnaryMismatch {
 
 impl std::error::Error for UnaryMismatch {}
 
-/// Decodes `bytes` into a call of `rescale`, `neg` or `abs`, runs this
+/// Decodes `bytes` into a call of `rescale`, `neg`, `abs`, `round`, `floor`,
+/// `ceil` or `trunc`, runs this
 /// crate's kernels on it and compares the result with the reference (bytes
 /// whose call a constructor rejects pass: the rejection is a typed error).
 ///
@@ -988,6 +1002,16 @@ impl AggregateCase {
             .map(|w| (w[0], w[0] + usize::from(cuts.pair()) % (w[1] - w[0] + 1), w[1]))
             .collect();
         let order = r.byte();
+        // Read last, so that the inputs kept from before `min` and `max`
+        // decode as they did.
+        let extremes = r.byte();
+        let op = if extremes & 0x01 == 0 {
+            op
+        } else if extremes & 0x02 == 0 {
+            AggregateOp::Min
+        } else {
+            AggregateOp::Max
+        };
         Ok(Self {
             op,
             options,
@@ -1009,7 +1033,8 @@ impl AggregateCase {
         reference_aggregate(self.op, &self.values, &self.groups, self.total_groups, &self.options)
     }
 
-    /// The aggregate by group in one call (`sum_groups`, `avg_groups`).
+    /// The aggregate by group in one call (`sum_groups`, `avg_groups`,
+    /// `min_groups`, `max_groups`).
     ///
     /// # Errors
     /// Its error.
@@ -1017,7 +1042,10 @@ impl AggregateCase {
         let (values, groups, total) = (&self.values, &self.groups[..], self.total_groups);
         match self.op {
             AggregateOp::Sum => sum_groups(values, groups, total, &self.options),
-            _ => avg_groups(values, groups, total, &self.options),
+            AggregateOp::Avg => avg_groups(values, groups, total, &self.options),
+            AggregateOp::Min => min_groups(values, groups, total, &self.options),
+            // `Max`, the last the decoder makes (the enum is non-exhaustive).
+            _ => max_groups(values, groups, total, &self.options),
         }
     }
 
@@ -1085,12 +1113,15 @@ impl AggregateCase {
         array.with_width(width.unwrap_or(array.width()))
     }
 
-    /// The whole-column aggregate (`sum`, `avg`) and what it must be: the
+    /// The whole-column aggregate (`sum`, `avg`, `min`, `max`) and what it must be: the
     /// reference with every row in group 0.
     fn whole(&self) -> (Result<DecimalScalar, DecimalError>, Result<DecimalScalar, DecimalError>) {
         let got = match self.op {
             AggregateOp::Sum => sum(&self.values, &self.options),
-            _ => avg(&self.values, &self.options),
+            AggregateOp::Avg => avg(&self.values, &self.options),
+            AggregateOp::Min => min(&self.values, &self.options),
+            // `Max`, the last the decoder makes.
+            _ => max(&self.values, &self.options),
         };
         let zeros = vec![0; self.values.len()];
         let expected = reference_aggregate(self.op, &self.values, &zeros, 1, &self.options)
@@ -1197,7 +1228,8 @@ impl core::fmt::Display for AggregateMismatch {
 
 impl std::error::Error for AggregateMismatch {}
 
-/// Decodes `bytes` into an aggregate call, runs `sum`/`avg` by group, over
+/// Decodes `bytes` into an aggregate call, runs `sum`, `avg`, `min` or `max`
+/// by group, over
 /// the whole column and through partitioned accumulators, and compares each
 /// with the reference (bytes whose column a constructor rejects pass).
 ///
@@ -1400,6 +1432,35 @@ mod tests {
         assert_eq!(null_rows(&nulled), [usize::from(row)]);
     }
 
+    #[rstest]
+    #[case::round_to_units(0x01, 0, RoundFunction::Round, 0)]
+    #[case::floor_to_hundreds(0x03, 0xfe, RoundFunction::Floor, -2)]
+    #[case::ceil_beyond_the_scale(0x05, 5, RoundFunction::Ceil, 5)]
+    #[case::trunc_to_the_fewest_digits(0x27, 0x80, RoundFunction::Trunc, i32::MIN)]
+    fn rounding_bytes_decode_and_conform(
+        #[case] rounding: u8,
+        #[case] digits_byte: u8,
+        #[case] function: RoundFunction,
+        #[case] digits: i32,
+    ) {
+        // The largest decimal(10,2) at row 3, then the slice byte.
+        let mut bytes = unary_call(2, ONE_DIGIT_FEWER, ERROR, 8, &placed(0x01, 3));
+        bytes.extend([0, rounding, digits_byte]);
+        let case = decode_unary(&bytes);
+        assert_eq!(case.op(), UnaryOp::Round { function, digits });
+        // The kernels give the reference's value or its overflow (else a panic).
+        let _ = expected_unary(&case);
+    }
+
+    #[test]
+    fn an_input_ending_before_the_rounding_byte_keeps_its_operator() {
+        let mut bytes = unary_call(2, ONE_DIGIT_FEWER, ERROR, 8, &placed(0x01, 3));
+        let to = DecimalType::try_new(9, 2).unwrap();
+        assert_eq!(decode_unary(&bytes).op(), UnaryOp::Rescale { to });
+        bytes.extend([0, 0x00, 7]);
+        assert_eq!(decode_unary(&bytes).op(), UnaryOp::Rescale { to });
+    }
+
     #[test]
     fn a_negated_storage_minimum_overflows() {
         // An unchecked i256 column of decimal(10,2) holding i256::MIN at row 3.
@@ -1481,6 +1542,25 @@ mod tests {
             let nulled = case.expected().expect("overflow nulls the group");
             assert_eq!(null_rows(&nulled), [usize::from(group)]);
         }
+    }
+
+    #[rstest]
+    #[case::sum_without_the_byte(None, AggregateOp::Sum)]
+    #[case::sum_with_it_clear(Some(0x02), AggregateOp::Sum)]
+    #[case::min(Some(0x01), AggregateOp::Min)]
+    #[case::max(Some(0x03), AggregateOp::Max)]
+    fn the_last_byte_makes_min_or_max(#[case] extremes: Option<u8>, #[case] op: AggregateOp) {
+        // The largest decimal(9,2) at row 21, in group 5; zeros elsewhere.
+        let mut bytes = aggregate_call(0, ERROR, 256, (0, 0), &largest_at(&[21]), [0, 0, 0, 0]);
+        bytes.extend(extremes);
+        let case = decode_aggregate(&bytes);
+        assert_eq!(case.op, op);
+        let group_5 = case.expected().expect("no overflow").scalar(5).map(|s| s.to_string());
+        let want = match op {
+            AggregateOp::Min => "0.00",
+            _ => "9999999.99",
+        };
+        assert_eq!(group_5.as_deref(), Some(want));
     }
 
     #[rstest]
