@@ -24,6 +24,7 @@ use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer, i256};
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 
+use crate::rules::profiles::rules;
 use crate::cast::integer::{decimal_rounding, integer_rounding};
 use crate::cast::{CastFloat, CastInteger};
 use crate::compute::operand::Operand;
@@ -37,7 +38,6 @@ use crate::rules::shape::row_count;
 use crate::rules::storage::{ResultStorage, refused_width, result_width};
 use crate::types::AggregateOp;
 use crate::types::DecimalError;
-use crate::types::Semantics;
 use crate::types::UnaryOp;
 use crate::types::{ArithmeticOptions, BinaryOp, CompareOp, OverflowPolicy};
 use crate::types::{DecimalType, StorageWidth};
@@ -505,7 +505,7 @@ pub fn reference_from_float<F: CastFloat>(
     profile_width(to, options)?;
     let mode = decimal_rounding(options);
     let limit = text::precision_limit(to.precision());
-    let shortest = matches!(options.semantics(), Semantics::Spark { .. } | Semantics::Presto);
+    let shortest = rules(options).get().reads_floats_as_shortest_text();
     let outcome = |row: usize| {
         nulls.is_none_or(|n| n.is_valid(row)).then(|| {
             let x = values[row].widened();

@@ -37,12 +37,13 @@ use decimal_kernels_native::{self as kernels, FromFloatSpec, Policies, Rows};
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 
+use crate::rules::profiles::rules;
 use crate::cast::integer::decimal_rounding;
 use crate::compute::funnel::{cast_rows, cast_width};
 use crate::compute::operand::Operand;
 use crate::rules::numeric_cast::{float_fraction, fraction_at_scale};
 use crate::types::{
-    ArithmeticOptions, DecimalError, DecimalType, OverflowPolicy, RoundingMode, Semantics,
+    ArithmeticOptions, DecimalError, DecimalType, OverflowPolicy, RoundingMode,
 };
 use crate::values::native::with_buffer;
 use crate::values::text::{bigint_to_i256, pow10, precision_limit, scan};
@@ -485,9 +486,10 @@ pub fn from_float<F: CastFloat>(
         mode: decimal_rounding(options),
         limit: big_limit.to_u128(),
         big_limit,
-        value: match options.semantics() {
-            Semantics::Spark { .. } | Semantics::Presto => FloatValue::ShortestText,
-            _ => FloatValue::Exact,
+        value: if rules(options).get().reads_floats_as_shortest_text() {
+            FloatValue::ShortestText
+        } else {
+            FloatValue::Exact
         },
     };
     let mut text = String::new();

@@ -22,11 +22,12 @@
 
 use arrow_buffer::{ArrowNativeType, NullBuffer, ScalarBuffer};
 
+use crate::rules::profiles::rules;
 use crate::compute::funnel::{Operation, Request, run};
 use crate::compute::operand::Operand;
 use crate::rules::storage::ResultStorage;
 use crate::types::{
-    ArithmeticOptions, DecimalError, DecimalType, OverflowPolicy, RoundingMode, Semantics,
+    ArithmeticOptions, DecimalError, DecimalType, OverflowPolicy, RoundingMode,
     StorageWidth, UnaryOp,
 };
 use crate::values::{DecimalArray, DecimalNative, NullableBuffer};
@@ -119,21 +120,14 @@ unsigned_cast_integer!(u8 => i16, 3, u16 => i32, 5, u32 => i64, 10, u64 => i128,
 /// toward zero for Arrow and Spark, half away from zero for Presto and Trino,
 /// the options' mode for FixedPoint.
 pub(crate) fn integer_rounding(options: &ArithmeticOptions) -> RoundingMode {
-    match options.semantics() {
-        Semantics::Arrow { .. } | Semantics::Spark { .. } => RoundingMode::TowardZero,
-        Semantics::Presto => RoundingMode::HalfUp,
-        Semantics::FixedPoint => options.rounding(),
-    }
+    rules(options).get().integer_rounding()
 }
 
 /// The rounding of a cast into decimals that drops digits under `options`'
 /// profile: half away from zero for Arrow, Spark, Presto and Trino (as their
 /// decimal-to-decimal casts), the options' mode for FixedPoint.
 pub(crate) fn decimal_rounding(options: &ArithmeticOptions) -> RoundingMode {
-    match options.semantics() {
-        Semantics::FixedPoint => options.rounding(),
-        _ => RoundingMode::HalfUp,
-    }
+    rules(options).get().decimal_rounding()
 }
 
 /// `operand` cast to the integer type `T` row by row (SQL `CAST(x AS

@@ -2,6 +2,7 @@
 //! big-integer reference every kernel is held to. Nothing here runs a kernel.
 
 pub(crate) mod numeric_cast;
+pub(crate) mod profiles;
 pub(crate) mod reference;
 pub(crate) mod result_type;
 pub(crate) mod round;

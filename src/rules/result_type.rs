@@ -1,9 +1,9 @@
-//! Result types: each profile's rule for `decimal(p1,s1) op decimal(p2,s2)`.
+//! Result types of the operators and aggregates, each profile's rule (the
+//! rules themselves, one file per engine, are in `rules/profiles/`), and the
+//! check that a planned result type has an exact result to round.
 
-use crate::types::{
-    AggregateOp, ArithmeticOptions, BinaryOp, DecimalError, DecimalType, MAX_PRECISION, Semantics,
-    StorageWidth, UnaryOp,
-};
+use crate::rules::profiles::rules;
+use crate::types::{AggregateOp, ArithmeticOptions, BinaryOp, DecimalError, DecimalType, UnaryOp};
 
 impl BinaryOp {
     /// The result type of `lhs op rhs` under the options' profile.
@@ -135,140 +135,12 @@ fn binary_result_type(
     options: &ArithmeticOptions,
 ) -> Result<DecimalType, DecimalError> {
     let unsupported = |reason: String| DecimalError::UnsupportedTypes { op, lhs, rhs, reason };
-    let (p1, s1) = (i32::from(lhs.precision()), i32::from(lhs.scale()));
-    let (p2, s2) = (i32::from(rhs.precision()), i32::from(rhs.scale()));
-    let integer_digits = (p1 - s1).max(p2 - s2);
-    let (precision, scale) = match options.semantics() {
-        // Every profile: a remainder has the smaller integer part at the
-        // larger scale, and never needs more digits than that.
-        Semantics::FixedPoint if op == BinaryOp::Rem => {
-            remainder_type((p1, s1), (p2, s2), MAX_PRECISION.into())
-        }
-        Semantics::FixedPoint => {
-            let s = s1.max(s2);
-            ((integer_digits + s).min(i32::from(MAX_PRECISION)), s)
-        }
-        Semantics::Arrow { width } => {
-            if width < StorageWidth::I32 {
-                return Err(unsupported(format!("Arrow has no {width} decimal")));
-            }
-            let max = i32::from(width.max_precision());
-            if p1 > max || p2 > max {
-                return Err(unsupported(format!(
-                    "an operand's precision exceeds {max}, the most of {width}"
-                )));
-            }
-            match op {
-                BinaryOp::Add | BinaryOp::Sub => {
-                    let s = s1.max(s2);
-                    ((integer_digits + s + 1).min(max), s)
-                }
-                BinaryOp::Rem => remainder_type((p1, s1), (p2, s2), max),
-                BinaryOp::Mul => {
-                    let s = s1 + s2;
-                    if !(-i32::from(MAX_PRECISION)..=max).contains(&s) {
-                        return Err(unsupported(format!(
-                            "the product's scale {s} is outside -76..={max}"
-                        )));
-                    }
-                    ((p1 + p2 + 1).min(max), s)
-                }
-                BinaryOp::Div => {
-                    let s = (s1 + 4).min(max);
-                    ((p1 + s - s1 + s2).max(s.max(1)).min(max), s)
-                }
-            }
-        }
-        Semantics::Spark { allow_precision_loss } => {
-            if p1 > ENGINE_MAX || p2 > ENGINE_MAX {
-                return Err(unsupported(format!("Spark has no precision above {ENGINE_MAX}")));
-            }
-            spark_type(op, (p1, s1), (p2, s2), allow_precision_loss)
-        }
-        Semantics::Presto => {
-            if p1 > ENGINE_MAX || p2 > ENGINE_MAX || s1 < 0 || s2 < 0 {
-                return Err(unsupported(format!(
-                    "Presto and Trino have no precision above {ENGINE_MAX} and no negative scale"
-                )));
-            }
-            let s = s1.max(s2);
-            match op {
-                BinaryOp::Add | BinaryOp::Sub => ((integer_digits + s + 1).min(ENGINE_MAX), s),
-                BinaryOp::Mul if s1 + s2 > ENGINE_MAX => {
-                    return Err(unsupported(format!(
-                        "the product's scale {} exceeds {ENGINE_MAX}",
-                        s1 + s2
-                    )));
-                }
-                BinaryOp::Mul => ((p1 + p2).min(ENGINE_MAX), s1 + s2),
-                BinaryOp::Div => ((p1 + s2 + (s2 - s1).max(0)).min(ENGINE_MAX), s),
-                BinaryOp::Rem => remainder_type((p1, s1), (p2, s2), ENGINE_MAX),
-            }
-        }
-    };
+    let pair = |t: DecimalType| (i32::from(t.precision()), i32::from(t.scale()));
+    let (precision, scale) =
+        rules(options).get().binary_type(op, pair(lhs), pair(rhs)).map_err(unsupported)?;
     DecimalType::try_from_ints(precision, scale)
         .map_err(|_| unsupported(format!("decimal({precision},{scale}) is not a valid type")))
 }
-
-/// The type of `lhs % rhs` in every profile, as `(precision, scale)`:
-/// `decimal(min(p1 - s1, p2 - s2) + max(s1, s2), max(s1, s2))`, at most
-/// `max` digits (the rule of arrow-rs, Spark, Presto and Trino). A remainder
-/// is smaller than both operands, so these digits always hold it.
-fn remainder_type((p1, s1): (i32, i32), (p2, s2): (i32, i32), max: i32) -> (i32, i32) {
-    let s = s1.max(s2);
-    (((p1 - s1).min(p2 - s2) + s).min(max), s)
-}
-
-/// The largest precision of Spark, Presto and Trino.
-const ENGINE_MAX: i32 = 38;
-
-/// Spark's type of `decimal(p1,s1) op decimal(p2,s2)` (its `resultDecimalType`
-/// of each arithmetic expression), as `(precision, scale)`.
-fn spark_type(op: BinaryOp, (p1, s1): (i32, i32), (p2, s2): (i32, i32), loss: bool) -> (i32, i32) {
-    // The type before Spark bounds it to 38 digits.
-    let (p, s) = match op {
-        BinaryOp::Add | BinaryOp::Sub => {
-            let s = s1.max(s2);
-            ((p1 - s1).max(p2 - s2) + s + 1, s)
-        }
-        BinaryOp::Mul => (p1 + p2 + 1, s1 + s2),
-        // Never beyond 38 digits: bounding leaves it as it is.
-        BinaryOp::Rem => remainder_type((p1, s1), (p2, s2), ENGINE_MAX),
-        BinaryOp::Div if !loss => {
-            // Without precision loss a quotient splits 38 digits between
-            // integer and fraction digits, taking from both when both ask more.
-            let integer = (p1 - s1 + s2).min(ENGINE_MAX);
-            let fraction = (s1 + p2 + 1).clamp(SPARK_MIN_ADJUSTED_SCALE, ENGINE_MAX);
-            let excess = integer + fraction - ENGINE_MAX;
-            if excess > 0 {
-                let fraction = fraction - (excess / 2 + 1);
-                return (ENGINE_MAX, fraction);
-            }
-            return (integer + fraction, fraction);
-        }
-        BinaryOp::Div => {
-            let s = (s1 + p2 + 1).max(SPARK_MIN_ADJUSTED_SCALE);
-            (p1 - s1 + s2 + s, s)
-        }
-    };
-    if !loss {
-        (p.min(ENGINE_MAX), s.min(ENGINE_MAX))
-    } else if p <= ENGINE_MAX {
-        (p, s)
-    } else if s < 0 {
-        // Fraction digits cannot be given up: the integer digits are kept.
-        (ENGINE_MAX, s)
-    } else {
-        // Keep every integer digit if 38 allow, but at least min(s, 6)
-        // fraction digits.
-        let integer = p - s;
-        (ENGINE_MAX, (ENGINE_MAX - integer).max(s.min(SPARK_MIN_ADJUSTED_SCALE)))
-    }
-}
-
-/// The fraction digits Spark keeps at least when a type is bounded to 38
-/// digits with precision loss (its `MINIMUM_ADJUSTED_SCALE`).
-const SPARK_MIN_ADJUSTED_SCALE: i32 = 6;
 
 fn aggregate_result_type(
     op: AggregateOp,
@@ -276,56 +148,9 @@ fn aggregate_result_type(
     options: &ArithmeticOptions,
 ) -> Result<DecimalType, DecimalError> {
     let unsupported = |reason: String| DecimalError::UnsupportedAggregate { op, input, reason };
-    let (p, s) = (i32::from(input.precision()), i32::from(input.scale()));
-    let engine_input = |engine_has: &str| {
-        if p > ENGINE_MAX {
-            Err(unsupported(format!("{engine_has} no precision above {ENGINE_MAX}")))
-        } else {
-            Ok(())
-        }
-    };
-    let (precision, scale) = match options.semantics() {
-        Semantics::FixedPoint => match op {
-            AggregateOp::Sum => ((p + 10).min(i32::from(MAX_PRECISION)), s),
-            AggregateOp::Avg | AggregateOp::Min | AggregateOp::Max => (p, s),
-        },
-        Semantics::Arrow { width } => {
-            if width < StorageWidth::I32 {
-                return Err(unsupported(format!("Arrow has no {width} decimal")));
-            }
-            let max = i32::from(width.max_precision());
-            if p > max {
-                return Err(unsupported(format!(
-                    "the precision exceeds {max}, the most of {width}"
-                )));
-            }
-            match op {
-                AggregateOp::Sum => ((p + 10).min(max), s),
-                AggregateOp::Avg => ((p + 4).min(max), (s + 4).min(max)),
-                // The extreme is one of the values: every engine keeps the
-                // input's type.
-                AggregateOp::Min | AggregateOp::Max => (p, s),
-            }
-        }
-        Semantics::Spark { .. } => {
-            engine_input("Spark has")?;
-            match op {
-                AggregateOp::Sum => ((p + 10).min(ENGINE_MAX), s.min(ENGINE_MAX)),
-                AggregateOp::Avg => ((p + 4).min(ENGINE_MAX), (s + 4).min(ENGINE_MAX)),
-                AggregateOp::Min | AggregateOp::Max => (p, s),
-            }
-        }
-        Semantics::Presto => {
-            engine_input("Presto and Trino have")?;
-            if s < 0 {
-                return Err(unsupported("Presto and Trino have no negative scale".into()));
-            }
-            match op {
-                AggregateOp::Sum => (ENGINE_MAX, s),
-                AggregateOp::Avg | AggregateOp::Min | AggregateOp::Max => (p, s),
-            }
-        }
-    };
+    let input_pair = (i32::from(input.precision()), i32::from(input.scale()));
+    let (precision, scale) =
+        rules(options).get().aggregate_type(op, input_pair).map_err(unsupported)?;
     DecimalType::try_from_ints(precision, scale)
         .map_err(|_| unsupported(format!("decimal({precision},{scale}) is not a valid type")))
 }
@@ -333,6 +158,7 @@ fn aggregate_result_type(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::StorageWidth;
     use rstest::rstest;
 
     fn t(p: u8, s: i8) -> DecimalType {

@@ -15,12 +15,8 @@
 //! then stored at the result scale (which is never below `min(s, d)`): `s -
 //! min(s, d)` digits dropped, then `rs - min(s, d)` zeros appended.
 
-use crate::types::{
-    ArithmeticOptions, DecimalError, DecimalType, RoundFunction, Semantics, UnaryOp,
-};
-
-/// The largest precision of Spark, Presto and Trino.
-const ENGINE_MAX: i64 = 38;
+use crate::rules::profiles::{fixed_point, rules};
+use crate::types::{ArithmeticOptions, DecimalError, DecimalType, RoundFunction, UnaryOp};
 
 /// Dropping this many digits rounds any stored value to `-1`, `0` or `1`
 /// exactly as dropping more does: every stored value is below
@@ -76,61 +72,24 @@ fn round_type(
     options: &ArithmeticOptions,
 ) -> Result<DecimalType, DecimalError> {
     let op = UnaryOp::Round { function, digits };
-    let unsupported =
-        |reason: &str| DecimalError::UnsupportedOperand { op, operand, reason: reason.to_string() };
-    let (p, s) = (i64::from(operand.precision()), i64::from(operand.scale()));
-    let d = i64::from(digits);
-    let (precision, scale) = match options.semantics() {
-        Semantics::FixedPoint => return Ok(fixed_point_type(operand, digits)),
-        Semantics::Arrow { width } => {
-            let max = i64::from(width.max_precision());
-            if s < 0 {
-                // The scale moves down to the digits (not below `-p`): the
-                // dropped digits free one for the carry.
-                (p, s.min(d).max(-p))
-            } else if s == 0 && d < 0 && -d <= p {
-                // Nothing below the point to give up: the carry needs a digit.
-                ((p + 1).min(max), 0)
-            } else {
-                (p, s.min(d.max(0)))
-            }
-        }
-        Semantics::Spark { .. } => {
-            if p > ENGINE_MAX {
-                return Err(unsupported("Spark has no precision above 38"));
-            }
-            let integer_digits = p - s + 1;
-            if d >= 0 {
-                let kept = s.min(d);
-                ((integer_digits + kept).min(ENGINE_MAX), kept)
-            } else {
-                (integer_digits.max(1 - d).min(ENGINE_MAX), 0)
-            }
-        }
-        Semantics::Presto => {
-            if p > ENGINE_MAX || s < 0 {
-                return Err(unsupported(
-                    "Presto and Trino have no precision above 38 and no negative scale",
-                ));
-            }
-            match function {
-                RoundFunction::Trunc => (p, s),
-                _ => ((p + 1).min(ENGINE_MAX), s),
-            }
-        }
-    };
+    let pair = (i64::from(operand.precision()), i64::from(operand.scale()));
+    let (precision, scale) = rules(options)
+        .get()
+        .round_type(function, digits.into(), pair)
+        .map_err(|reason| DecimalError::UnsupportedOperand { op, operand, reason })?;
     // Every rule keeps `-76 <= scale <= precision <= 76`.
     let narrow = |v: i64| i32::try_from(v).unwrap_or(i32::MAX);
     DecimalType::try_from_ints(narrow(precision), narrow(scale))
 }
 
-/// FixedPoint's type of a rounding of `operand` to `digits`: its precision,
-/// scale `min(s, max(d, 0))`.
+/// FixedPoint's type of a rounding of `operand` to `digits`, whatever the
+/// profile (see [`UnaryOp::result_type`]).
 pub(crate) fn fixed_point_type(operand: DecimalType, digits: i32) -> DecimalType {
+    let pair = (i64::from(operand.precision()), i64::from(operand.scale()));
+    let (_, scale) = fixed_point::round_type(pair, digits.into());
     // Between the operand's scale and 0 (or the operand's, when negative):
     // within `-76..=p`.
-    let scale = operand.scale().min(i8::try_from(digits.max(0)).unwrap_or(i8::MAX));
-    DecimalType::new_in_range(operand.precision(), scale)
+    DecimalType::new_in_range(operand.precision(), i8::try_from(scale).unwrap_or(i8::MAX))
 }
 
 /// What a rounding of a value at scale `operand_scale` to `digits`, stored

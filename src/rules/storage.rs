@@ -1,5 +1,6 @@
 //! Each profile's storage: the width a result of a type is stored at.
 
+use crate::rules::profiles::rules;
 use crate::types::{ArithmeticOptions, DecimalType, Semantics, StorageWidth};
 
 /// Who chose the storage width of a call's result.
@@ -42,14 +43,7 @@ pub(crate) fn result_width(
 
 /// The profile's width for results of type `result`.
 fn profile_width(result: DecimalType, options: &ArithmeticOptions) -> Option<StorageWidth> {
-    let needed = result.storage_width();
-    match options.semantics() {
-        Semantics::FixedPoint => Some(needed),
-        Semantics::Arrow { width } => {
-            (width >= StorageWidth::I32 && needed <= width).then_some(width)
-        }
-        Semantics::Spark { .. } | Semantics::Presto => Some(needed.max(StorageWidth::I128)),
-    }
+    rules(options).get().stored_width(result.storage_width())
 }
 
 /// The width a refusal names: the one the profile or the caller chose.
