@@ -18,7 +18,7 @@
 //! | floats into decimals | their exact binary value |
 //! | storage | `W` |
 
-use super::{Rules, remainder_type, sum_type};
+use super::rule::{Rules, remainder_type, sum_type};
 use crate::types::{AggregateOp, BinaryOp, MAX_PRECISION, RoundFunction, RoundingMode, StorageWidth};
 
 /// The Arrow profile's rules at the operands' width.

@@ -14,7 +14,7 @@
 //! | floats into decimals | their exact binary value |
 //! | storage | the narrowest width for the type |
 
-use super::{Rules, remainder_type, sum_type};
+use super::rule::{Rules, remainder_type, sum_type};
 use crate::types::{
     AggregateOp, BinaryOp, MAX_PRECISION, RoundFunction, RoundingMode, StorageWidth,
 };

@@ -16,7 +16,7 @@
 //! | floats into decimals | their shortest text |
 //! | storage | `i128` (`i256` for a wider type) |
 
-use super::{ENGINE_MAX, Rules, remainder_type, sum_type};
+use super::rule::{ENGINE_MAX, Rules, remainder_type, sum_type};
 use crate::types::{AggregateOp, BinaryOp, RoundFunction, RoundingMode, StorageWidth};
 
 /// Presto's and Trino's rules.
