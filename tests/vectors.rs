@@ -1,9 +1,12 @@
 //! The test vectors (`tests/data/*.txt`, format in docs/semantics.md#vectors),
 //! computed independently with exact rational arithmetic or published by the
-//! engines themselves (`*_published.txt`): every row through
+//! engines themselves (`*_published.txt`), and the conformance vectors
+//! generated from the reference (`conformance/vectors/*.txt`): every row through
 //! the array kernels (at the narrowest storage and at `i256`, under both
 //! policies, as array ⊕ array and array ⊕ scalar) and through the scalar
 //! reference.
+
+use rstest::rstest;
 
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
@@ -42,6 +45,7 @@ fn parse_file(text: &str) -> Vec<Batch> {
                     "sub" => BinaryOp::Sub,
                     "mul" => BinaryOp::Mul,
                     "div" => BinaryOp::Div,
+                    "rem" => BinaryOp::Rem,
                     other => panic!("line {line_no}: operator {other}"),
                 };
                 let rounding = match f[4] {
@@ -231,5 +235,19 @@ fn spark_published_cases() {
 #[test]
 fn presto_published_cases() {
     let rows = run_file("presto_published.txt", include_str!("data/presto_published.txt"));
+    assert!(rows > 250, "only {rows} rows checked");
+}
+
+/// The conformance vectors of each profile (`conformance/vectors/`, written
+/// by `cargo run --example conformance_vectors`; `tests/conformance_vectors.rs`
+/// keeps them current), through the kernels as well as the reference.
+#[rstest]
+#[case::fixed_point("fixed_point.txt", include_str!("../conformance/vectors/fixed_point.txt"))]
+#[case::arrow("arrow.txt", include_str!("../conformance/vectors/arrow.txt"))]
+#[case::spark("spark.txt", include_str!("../conformance/vectors/spark.txt"))]
+#[case::spark_no_loss("spark_no_loss.txt", include_str!("../conformance/vectors/spark_no_loss.txt"))]
+#[case::presto("presto.txt", include_str!("../conformance/vectors/presto.txt"))]
+fn conformance_vectors(#[case] name: &str, #[case] text: &str) {
+    let rows = run_file(name, text);
     assert!(rows > 250, "only {rows} rows checked");
 }

@@ -668,6 +668,56 @@ async fn datafusion_decimal_slt_plain_and_registered() {
     assert!(failures.is_empty(), "{} failures:\n\n{}", failures.len(), failures.join("\n\n"));
 }
 
+/// The sqllogictest rendering of the crate's Arrow-profile conformance
+/// vectors, written by the main crate's `conformance_vectors` example.
+const CONFORMANCE_SLT: &str = "conformance_arrow.slt";
+
+/// Where [`record_plain_conformance_answers`] writes, from this crate's root.
+const PLAIN_ANSWERS: &str = "../conformance/vectors/datafusion_plain.txt";
+
+/// Records what plain DataFusion answers to every query of
+/// `tests/slt/conformance_arrow.slt` into
+/// `conformance/vectors/datafusion_plain.txt`: `Q <sql>`, then `= <row>` as
+/// the runner prints it or `E <first line of the error>`. The generator reads
+/// it to write the known differences of that file (conformance/README.md
+/// says when to run this).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "rewrites conformance/vectors/datafusion_plain.txt, for the vectors' generator"]
+async fn record_plain_conformance_answers() {
+    use std::fmt::Write as _;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("tests/slt").join(CONFORMANCE_SLT);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let records = sqllogictest::parse_with_name::<Column>(&text, CONFORMANCE_SLT)
+        .unwrap_or_else(|e| panic!("parsing {CONFORMANCE_SLT}: {e}"));
+    let engine = Engine { ctx: new_context(), census: None };
+    let mut out = String::from(
+        "# What plain DataFusion (without register) answers to each query of\n\
+         # datafusion/tests/slt/conformance_arrow.slt, written by\n\
+         # `cargo test --test sqllogictest -- --ignored record_plain_conformance_answers`\n\
+         # in datafusion/ and read by `cargo run --example conformance_vectors`.\n",
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for record in &records {
+        let Record::Query { conditions, sql, .. } = record else { continue };
+        if has_label(conditions, true) || !seen.insert(sql.clone()) {
+            continue;
+        }
+        let answer = match engine.query(sql).await {
+            Ok(DBOutput::Rows { rows, .. }) => {
+                let rows: Vec<String> =
+                    rows.iter().map(|row| row.join(" ").trim_end().to_owned()).collect();
+                format!("= {}", rows.join(" | "))
+            }
+            Ok(_) => "= ".to_owned(),
+            Err(e) => format!("E {}", e.to_string().lines().next().unwrap_or_default()),
+        };
+        let _ = writeln!(out, "Q {sql}\n{answer}");
+    }
+    std::fs::write(root.join(PLAIN_ANSWERS), out).expect("writing the recorded answers");
+}
+
 #[test]
 fn plain_rounded_matches_the_runner() {
     for (text, digits, expected) in [
