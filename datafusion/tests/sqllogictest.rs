@@ -678,7 +678,7 @@ const PLAIN_ANSWERS: &str = "../conformance/vectors/datafusion_plain.txt";
 /// Records what plain DataFusion answers to every query of
 /// `tests/slt/conformance_arrow.slt` into
 /// `conformance/vectors/datafusion_plain.txt`: `Q <sql>`, then `= <row>` as
-/// the runner prints it or `E <first line of the error>`. The generator reads
+/// the runner prints it or `E <error>`, its line breaks written `\n`. The generator reads
 /// it to write the known differences of that file (conformance/README.md
 /// says when to run this).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -711,7 +711,7 @@ async fn record_plain_conformance_answers() {
                 format!("= {}", rows.join(" | "))
             }
             Ok(_) => "= ".to_owned(),
-            Err(e) => format!("E {}", e.to_string().lines().next().unwrap_or_default()),
+            Err(e) => format!("E {}", e.to_string().trim_end().replace('\n', "\\n")),
         };
         let _ = writeln!(out, "Q {sql}\n{answer}");
     }

@@ -579,7 +579,13 @@ fn slt_query(
         Some(Answer::Value(p)) => {
             (String::new(), Some(p.as_str()), format!("DataFusion gives {p}"))
         }
-        Some(Answer::Error(e)) => (regex_escape(e), None, format!("DataFusion fails with \"{e}\"")),
+        Some(Answer::Error(e)) => {
+            // Line breaks are recorded as `\n`: a regular expression's line
+            // break in the record, a space in the comment.
+            let lines: Vec<&str> = e.split("\\n").collect();
+            let regex = lines.iter().map(|l| regex_escape(l)).collect::<Vec<_>>().join("\\n");
+            (regex, None, format!("DataFusion fails with \"{}\"", lines.join(" ")))
+        }
         None => unreachable!("a missing answer is taken as the exact one"),
     };
     let why = if exact_value.is_none() && plain_value.is_none() {
