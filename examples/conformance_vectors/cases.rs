@@ -531,8 +531,27 @@ fn df_operand(width: &str, dtype: DecimalType, text: Option<&str>) -> String {
     }
 }
 
+/// Writes one query record: a result (`Ok`) or an error matching a regular
+/// expression (`Err`), after an optional condition line.
+fn slt_record(
+    out: &mut String,
+    condition: Option<&str>,
+    column: char,
+    sql: &str,
+    expect: Result<&str, &str>,
+) {
+    if let Some(condition) = condition {
+        let _ = writeln!(out, "{condition}");
+    }
+    let _ = match expect {
+        Ok(value) => writeln!(out, "query {column}\n{sql}\n----\n{value}\n"),
+        Err(regex) => writeln!(out, "query error {regex}\n{sql}\n"),
+    };
+}
+
 /// Writes a query record, or the pair of records of a known difference when
-/// plain DataFusion's recorded answer is not the exact one.
+/// plain DataFusion's recorded answer is not the exact one (a query without
+/// a recorded answer is taken to be answered exactly).
 fn slt_query(
     out: &mut String,
     column: char,
@@ -541,61 +560,37 @@ fn slt_query(
     plain: &HashMap<String, Answer>,
     differences: &mut usize,
 ) {
-    let record = |out: &mut String, label: &str, expect: &str, value: Option<&str>| {
-        let _ = writeln!(out, "{label}");
-        match value {
-            Some(v) => {
-                let _ = writeln!(out, "query {column}\n{sql}\n----\n{v}\n");
-            }
-            None => {
-                let _ = writeln!(out, "query error {expect}\n{sql}\n");
-            }
-        }
+    let (exact_expect, exact_says) = match exact {
+        Exact::Value(v) => (Ok(v.as_str()), format!("the exact result is {v}")),
+        Exact::Error(regex, what) => (Err(regex.as_str()), format!("the exact outcome is {what}")),
     };
-    let (exact_expect, exact_value, exact_says) = match exact {
-        Exact::Value(v) => (String::new(), Some(v.as_str()), format!("the exact result is {v}")),
-        Exact::Error(regex, what) => (regex.clone(), None, format!("the exact outcome is {what}")),
-    };
-    let plain_answer = plain.get(sql);
-    let same = match (plain_answer, exact) {
-        (None, _) => true,
-        (Some(Answer::Value(p)), Exact::Value(v)) => p == v,
-        _ => false,
-    };
-    if same {
-        // No label line: strip the empty one `record` would write.
-        match exact_value {
-            Some(v) => {
-                let _ = writeln!(out, "query {column}\n{sql}\n----\n{v}\n");
-            }
-            None => {
-                let _ = writeln!(out, "query error {exact_expect}\n{sql}\n");
-            }
-        }
-        return;
-    }
-    *differences += 1;
-    let (plain_expect, plain_value, plain_says) = match plain_answer {
-        Some(Answer::Value(p)) => {
-            (String::new(), Some(p.as_str()), format!("DataFusion gives {p}"))
+    let (plain_regex, plain_expect, plain_says) = match plain.get(sql) {
+        Some(Answer::Value(p)) if exact_expect != Ok(p.as_str()) => {
+            (String::new(), Some(Ok(p.as_str())), format!("DataFusion gives {p}"))
         }
         Some(Answer::Error(e)) => {
             // Line breaks are recorded as `\n`: a regular expression's line
             // break in the record, a space in the comment.
             let lines: Vec<&str> = e.split("\\n").collect();
             let regex = lines.iter().map(|l| regex_escape(l)).collect::<Vec<_>>().join("\\n");
-            (regex, None, format!("DataFusion fails with \"{}\"", lines.join(" ")))
+            (regex, Some(Err(())), format!("DataFusion fails with \"{}\"", lines.join(" ")))
         }
-        None => unreachable!("a missing answer is taken as the exact one"),
+        _ => (String::new(), None, String::new()),
     };
-    let why = if exact_value.is_none() && plain_value.is_none() {
+    let Some(plain_expect) = plain_expect else {
+        slt_record(out, None, column, sql, exact_expect);
+        return;
+    };
+    let plain_expect = plain_expect.map_err(|()| plain_regex.as_str());
+    *differences += 1;
+    let why = if exact_expect.is_err() && plain_expect.is_err() {
         format!("same outcome, an error, with another message: {plain_says}; {exact_says}")
     } else {
         format!("{plain_says}; {exact_says}")
     };
     let _ = writeln!(out, "# difference: {why}.");
-    record(out, "skipif register", &plain_expect, plain_value);
-    record(out, "onlyif register", &exact_expect, exact_value);
+    slt_record(out, Some("skipif register"), column, sql, plain_expect);
+    slt_record(out, Some("onlyif register"), column, sql, exact_expect);
 }
 
 /// The Arrow cases DataFusion's SQL can state: `Decimal128` operands (the
