@@ -566,7 +566,12 @@ fn slt_query(
     };
     let (plain_regex, plain_expect, plain_says) = match plain.get(sql) {
         Some(Answer::Value(p)) if exact_expect != Ok(p.as_str()) => {
-            (String::new(), Some(Ok(p.as_str())), format!("DataFusion gives {p}"))
+            let says = if matches!(exact, Exact::Error(..)) {
+                format!("DataFusion gives no error but a value, printed {p}")
+            } else {
+                format!("DataFusion gives {p}")
+            };
+            (String::new(), Some(Ok(p.as_str())), says)
         }
         Some(Answer::Error(e)) => {
             // Line breaks are recorded as `\n`: a regular expression's line
