@@ -678,7 +678,9 @@ const PLAIN_ANSWERS: &str = "../conformance/vectors/datafusion_plain.txt";
 /// Records what plain DataFusion answers to every query of
 /// `tests/slt/conformance_arrow.slt` into
 /// `conformance/vectors/datafusion_plain.txt`: `Q <sql>`, then `= <row>` as
-/// the runner prints it or `E <error>`, its line breaks written `\n`. The generator reads
+/// the runner prints it, `E <error>`, its line breaks written `\n`, or
+/// `P <message>` where DataFusion panics (the generator leaves such a query
+/// out of the file). The generator reads
 /// it to write the known differences of that file (conformance/README.md
 /// says when to run this).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -704,15 +706,29 @@ async fn record_plain_conformance_answers() {
         if has_label(conditions, true) || !seen.insert(sql.clone()) {
             continue;
         }
-        let answer = match engine.query(sql).await {
-            Ok(DBOutput::Rows { rows, .. }) => {
-                let rows: Vec<String> =
-                    rows.iter().map(|row| row.join(" ").trim_end().to_owned()).collect();
-                format!("= {}", rows.join(" | "))
+        // A query of its own task, so that a panic of DataFusion's is
+        // recorded (as `P`) instead of ending the recording.
+        let (ctx, query) = (engine.ctx.clone(), sql.clone());
+        let answer = tokio::spawn(async move {
+            match (Engine { ctx, census: None }).query(&query).await {
+                Ok(DBOutput::Rows { rows, .. }) => {
+                    let rows: Vec<String> =
+                        rows.iter().map(|row| row.join(" ").trim_end().to_owned()).collect();
+                    format!("= {}", rows.join(" | "))
+                }
+                Ok(_) => "= ".to_owned(),
+                Err(e) => format!("E {}", e.to_string().trim_end().replace('\n', "\\n")),
             }
-            Ok(_) => "= ".to_owned(),
-            Err(e) => format!("E {}", e.to_string().trim_end().replace('\n', "\\n")),
-        };
+        })
+        .await
+        .unwrap_or_else(|e| {
+            let message = e.try_into_panic().ok().and_then(|p| {
+                p.downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+            });
+            format!("P {}", message.unwrap_or_default().replace('\n', "\\n"))
+        });
         let _ = writeln!(out, "Q {sql}\n{answer}");
     }
     std::fs::write(root.join(PLAIN_ANSWERS), out).expect("writing the recorded answers");
