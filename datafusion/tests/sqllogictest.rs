@@ -672,20 +672,21 @@ async fn datafusion_decimal_slt_plain_and_registered() {
 /// vectors, written by the main crate's `conformance_vectors` example.
 const CONFORMANCE_SLT: &str = "conformance_arrow.slt";
 
-/// Where [`record_plain_conformance_answers`] writes, from this crate's root.
+/// Where [`plain_conformance_answers_are_recorded`] reads and writes, from
+/// this crate's root.
 const PLAIN_ANSWERS: &str = "../conformance/vectors/datafusion_plain.txt";
 
-/// Records what plain DataFusion answers to every query of
-/// `tests/slt/conformance_arrow.slt` into
+/// What plain DataFusion answers to every query of
+/// `tests/slt/conformance_arrow.slt`, held to
 /// `conformance/vectors/datafusion_plain.txt`: `Q <sql>`, then `= <row>` as
 /// the runner prints it, `E <error>`, its line breaks written `\n`, or
 /// `P <message>` where DataFusion panics (the generator leaves such a query
-/// out of the file). The generator reads
-/// it to write the known differences of that file (conformance/README.md
-/// says when to run this).
+/// out of the file). The generator reads the file to write the known
+/// differences of the `.slt` file, so a DataFusion whose answers changed
+/// fails here, naming the first query. With `RECORD_PLAIN_ANSWERS=1` the
+/// test writes the file instead (conformance/README.md says when).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "rewrites conformance/vectors/datafusion_plain.txt, for the vectors' generator"]
-async fn record_plain_conformance_answers() {
+async fn plain_conformance_answers_are_recorded() {
     use std::fmt::Write as _;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let path = root.join("tests/slt").join(CONFORMANCE_SLT);
@@ -697,13 +698,24 @@ async fn record_plain_conformance_answers() {
     let mut out = String::from(
         "# What plain DataFusion (without register) answers to each query of\n\
          # datafusion/tests/slt/conformance_arrow.slt, written by\n\
-         # `cargo test --test sqllogictest -- --ignored record_plain_conformance_answers`\n\
+         # `RECORD_PLAIN_ANSWERS=1 cargo test --test sqllogictest plain_conformance_answers`\n\
          # in datafusion/ and read by `cargo run --example conformance_vectors`.\n",
     );
     let mut seen = std::collections::BTreeSet::new();
-    for record in &records {
-        let Record::Query { conditions, sql, .. } = record else { continue };
-        if has_label(conditions, true) || !seen.insert(sql.clone()) {
+    // The queries of the file's records, then those it leaves out because
+    // plain DataFusion panics on them (each written, commented, on the line
+    // after `# left out: ...`), so that the record keeps saying so.
+    let run = records.iter().filter_map(|record| match record {
+        Record::Query { conditions, sql, .. } if !has_label(conditions, true) => Some(sql.clone()),
+        _ => None,
+    });
+    let left_out = text
+        .lines()
+        .zip(text.lines().skip(1))
+        .filter(|(line, _)| line.starts_with("# left out:"))
+        .filter_map(|(_, next)| next.strip_prefix("# ").map(str::to_owned));
+    for sql in run.chain(left_out) {
+        if !seen.insert(sql.clone()) {
             continue;
         }
         // A query of its own task, so that a panic of DataFusion's is
@@ -731,7 +743,25 @@ async fn record_plain_conformance_answers() {
         });
         let _ = writeln!(out, "Q {sql}\n{answer}");
     }
-    std::fs::write(root.join(PLAIN_ANSWERS), out).expect("writing the recorded answers");
+    let recorded = root.join(PLAIN_ANSWERS);
+    if std::env::var_os("RECORD_PLAIN_ANSWERS").is_some() {
+        std::fs::write(&recorded, out).expect("writing the recorded answers");
+        return;
+    }
+    let kept = std::fs::read_to_string(&recorded)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", recorded.display()));
+    if let Some((kept, now)) = kept.lines().zip(out.lines()).find(|(kept, now)| kept != now) {
+        panic!(
+            "plain DataFusion now answers otherwise than {PLAIN_ANSWERS} records:\n  recorded: \
+             {kept}\n  now:      {now}\nrecord again (RECORD_PLAIN_ANSWERS=1) and regenerate \
+             the vectors (conformance/README.md)"
+        );
+    }
+    assert_eq!(
+        kept.lines().count(),
+        out.lines().count(),
+        "{PLAIN_ANSWERS}: another number of lines"
+    );
 }
 
 #[test]

@@ -22,7 +22,7 @@ pub const SEED: u64 = 0x0038_5EED_DEC1_0005;
 
 /// What plain DataFusion answers to the queries of the sqllogictest
 /// rendering, recorded by the DataFusion crate's
-/// `record_plain_conformance_answers` test (read, never written, here).
+/// `plain_conformance_answers_are_recorded` test (read, never written, here).
 pub const PLAIN_ANSWERS: &str = "conformance/vectors/datafusion_plain.txt";
 
 /// The sqllogictest rendering of the Arrow cases.
