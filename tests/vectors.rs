@@ -1,25 +1,36 @@
 //! The test vectors (`tests/data/*.txt`, format in docs/semantics.md#vectors),
 //! computed independently with exact rational arithmetic or published by the
-//! engines themselves (`*_published.txt`): every row through
+//! engines themselves (`*_published.txt`), and the conformance vectors
+//! generated from the reference (`conformance/vectors/*.txt`): every row through
 //! the array kernels (at the narrowest storage and at `i256`, under both
 //! policies, as array ⊕ array and array ⊕ scalar) and through the scalar
 //! reference.
 
+use rstest::rstest;
+
 use decimal_kernels::{
-    ArithmeticOptions, BinaryOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
-    OverflowPolicy, RoundingMode, StorageWidth, binary,
+    ArithmeticOptions, BinaryOp, CompareOp, DecimalArray, DecimalError, DecimalScalar, DecimalType,
+    OverflowPolicy, RoundingMode, StorageWidth, binary, compare,
 };
 
 /// One `B` line and its `R` lines.
 struct Batch {
     line: usize,
-    op: BinaryOp,
+    op: Op,
     options: ArithmeticOptions,
     lhs: DecimalType,
     rhs: DecimalType,
     /// `None`: the profile rejects the types.
     result: Option<DecimalType>,
     rows: Vec<Row>,
+}
+
+/// The operator of a batch: arithmetic, or a comparison (whose result
+/// fields are `bool -`).
+#[derive(Clone, Copy)]
+enum Op {
+    Arithmetic(BinaryOp),
+    Compare(CompareOp),
 }
 
 struct Row {
@@ -38,10 +49,17 @@ fn parse_file(text: &str) -> Vec<Batch> {
             Some(&"B") => {
                 assert_eq!(f.len(), 11, "line {line_no}: {line}");
                 let op = match f[1] {
-                    "add" => BinaryOp::Add,
-                    "sub" => BinaryOp::Sub,
-                    "mul" => BinaryOp::Mul,
-                    "div" => BinaryOp::Div,
+                    "add" => Op::Arithmetic(BinaryOp::Add),
+                    "sub" => Op::Arithmetic(BinaryOp::Sub),
+                    "mul" => Op::Arithmetic(BinaryOp::Mul),
+                    "div" => Op::Arithmetic(BinaryOp::Div),
+                    "rem" => Op::Arithmetic(BinaryOp::Rem),
+                    "eq" => Op::Compare(CompareOp::Eq),
+                    "ne" => Op::Compare(CompareOp::NotEq),
+                    "lt" => Op::Compare(CompareOp::Lt),
+                    "le" => Op::Compare(CompareOp::LtEq),
+                    "gt" => Op::Compare(CompareOp::Gt),
+                    "ge" => Op::Compare(CompareOp::GtEq),
                     other => panic!("line {line_no}: operator {other}"),
                 };
                 let rounding = match f[4] {
@@ -68,7 +86,7 @@ fn parse_file(text: &str) -> Vec<Batch> {
                 let ty = |p: &str, s: &str| {
                     DecimalType::try_new(p.parse().unwrap(), s.parse().unwrap()).unwrap()
                 };
-                let result = (f[9] != "TYPEERR").then(|| ty(f[9], f[10]));
+                let result = (!matches!(f[9], "TYPEERR" | "bool")).then(|| ty(f[9], f[10]));
                 batches.push(Batch {
                     line: line_no,
                     op,
@@ -128,6 +146,13 @@ fn run_file(name: &str, text: &str) -> usize {
     let mut checked = 0;
     for batch in parse_file(text) {
         let Batch { line, op, options, lhs, rhs, result, ref rows } = batch;
+        let op = match op {
+            Op::Arithmetic(op) => op,
+            Op::Compare(op) => {
+                checked += run_comparison(name, line, op, (lhs, rhs), rows);
+                continue;
+            }
+        };
         let typed = op.result_type(lhs, rhs, &options);
         let Some(result) = result else {
             assert!(typed.is_err(), "{name}:{line}: expected a type error, got {typed:?}");
@@ -202,6 +227,48 @@ fn run_file(name: &str, text: &str) -> usize {
     checked
 }
 
+/// A comparison batch: every row through the scalar reference, and all rows
+/// through `compare` at the narrowest storage and at `i256`, and array ⊕
+/// scalar.
+fn run_comparison(
+    name: &str,
+    line: usize,
+    op: CompareOp,
+    (lhs, rhs): (DecimalType, DecimalType),
+    rows: &[Row],
+) -> usize {
+    let text = |v: Option<bool>| v.map_or_else(|| "NULL".to_string(), |v| v.to_string());
+    for row in rows {
+        let got =
+            scalar(lhs, row.a.as_deref()).reference_compare(op, &scalar(rhs, row.b.as_deref()));
+        assert_eq!(text(got), row.expected, "{name}:{}: reference", row.line);
+    }
+    let a_texts: Vec<Option<&str>> = rows.iter().map(|r| r.a.as_deref()).collect();
+    let b_texts: Vec<Option<&str>> = rows.iter().map(|r| r.b.as_deref()).collect();
+    let a = DecimalArray::from_strs(lhs, &a_texts).unwrap();
+    let b = DecimalArray::from_strs(rhs, &b_texts).unwrap();
+    let widest =
+        (a.with_width(StorageWidth::I256).unwrap(), b.with_width(StorageWidth::I256).unwrap());
+    for (x, y) in [(&a, &b), (&widest.0, &widest.1)] {
+        let got = compare(op, x, y).unwrap_or_else(|e| panic!("{name}:{line}: {e}"));
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(
+                text(got.get(i)),
+                row.expected,
+                "{name}:{}: kernel at {}",
+                row.line,
+                x.width()
+            );
+        }
+    }
+    for row in rows {
+        let a = DecimalArray::from_strs(lhs, &[row.a.as_deref()]).unwrap();
+        let got = compare(op, &a, &scalar(rhs, row.b.as_deref())).unwrap();
+        assert_eq!(text(got.get(0)), row.expected, "{name}:{}: array ⊕ scalar", row.line);
+    }
+    rows.len()
+}
+
 fn scalar(dtype: DecimalType, text: Option<&str>) -> DecimalScalar {
     text.map_or_else(|| DecimalScalar::null(dtype), |t| DecimalScalar::parse(dtype, t).unwrap())
 }
@@ -231,5 +298,19 @@ fn spark_published_cases() {
 #[test]
 fn presto_published_cases() {
     let rows = run_file("presto_published.txt", include_str!("data/presto_published.txt"));
+    assert!(rows > 250, "only {rows} rows checked");
+}
+
+/// The conformance vectors of each profile (`conformance/vectors/`, written
+/// by `cargo run --example conformance_vectors`; `tests/conformance_vectors.rs`
+/// keeps them current), through the kernels as well as the reference.
+#[rstest]
+#[case::fixed_point("fixed_point.txt", include_str!("../conformance/vectors/fixed_point.txt"))]
+#[case::arrow("arrow.txt", include_str!("../conformance/vectors/arrow.txt"))]
+#[case::spark("spark.txt", include_str!("../conformance/vectors/spark.txt"))]
+#[case::spark_no_loss("spark_no_loss.txt", include_str!("../conformance/vectors/spark_no_loss.txt"))]
+#[case::presto("presto.txt", include_str!("../conformance/vectors/presto.txt"))]
+fn conformance_vectors(#[case] name: &str, #[case] text: &str) {
+    let rows = run_file(name, text);
     assert!(rows > 250, "only {rows} rows checked");
 }

@@ -668,6 +668,102 @@ async fn datafusion_decimal_slt_plain_and_registered() {
     assert!(failures.is_empty(), "{} failures:\n\n{}", failures.len(), failures.join("\n\n"));
 }
 
+/// The sqllogictest rendering of the crate's Arrow-profile conformance
+/// vectors, written by the main crate's `conformance_vectors` example.
+const CONFORMANCE_SLT: &str = "conformance_arrow.slt";
+
+/// Where [`plain_conformance_answers_are_recorded`] reads and writes, from
+/// this crate's root.
+const PLAIN_ANSWERS: &str = "../conformance/vectors/datafusion_plain.txt";
+
+/// What plain DataFusion answers to every query of
+/// `tests/slt/conformance_arrow.slt`, held to
+/// `conformance/vectors/datafusion_plain.txt`: `Q <sql>`, then `= <row>` as
+/// the runner prints it, `E <error>`, its line breaks written `\n`, or
+/// `P <message>` where DataFusion panics (the generator leaves such a query
+/// out of the file). The generator reads the file to write the known
+/// differences of the `.slt` file, so a DataFusion whose answers changed
+/// fails here, naming the first query. With `RECORD_PLAIN_ANSWERS=1` the
+/// test writes the file instead (conformance/README.md says when).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plain_conformance_answers_are_recorded() {
+    use std::fmt::Write as _;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("tests/slt").join(CONFORMANCE_SLT);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let records = sqllogictest::parse_with_name::<Column>(&text, CONFORMANCE_SLT)
+        .unwrap_or_else(|e| panic!("parsing {CONFORMANCE_SLT}: {e}"));
+    let engine = Engine { ctx: new_context(), census: None };
+    let mut out = String::from(
+        "# What plain DataFusion (without register) answers to each query of\n\
+         # datafusion/tests/slt/conformance_arrow.slt, written by\n\
+         # `RECORD_PLAIN_ANSWERS=1 cargo test --test sqllogictest plain_conformance_answers`\n\
+         # in datafusion/ and read by `cargo run --example conformance_vectors`.\n",
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    // The queries of the file's records, then those it leaves out because
+    // plain DataFusion panics on them (each written, commented, on the line
+    // after `# left out: ...`), so that the record keeps saying so.
+    let run = records.iter().filter_map(|record| match record {
+        Record::Query { conditions, sql, .. } if !has_label(conditions, true) => Some(sql.clone()),
+        _ => None,
+    });
+    let left_out = text
+        .lines()
+        .zip(text.lines().skip(1))
+        .filter(|(line, _)| line.starts_with("# left out:"))
+        .filter_map(|(_, next)| next.strip_prefix("# ").map(str::to_owned));
+    for sql in run.chain(left_out) {
+        if !seen.insert(sql.clone()) {
+            continue;
+        }
+        // A query of its own task, so that a panic of DataFusion's is
+        // recorded (as `P`) instead of ending the recording.
+        let (ctx, query) = (engine.ctx.clone(), sql.clone());
+        let answer = tokio::spawn(async move {
+            match (Engine { ctx, census: None }).query(&query).await {
+                Ok(DBOutput::Rows { rows, .. }) => {
+                    let rows: Vec<String> =
+                        rows.iter().map(|row| row.join(" ").trim_end().to_owned()).collect();
+                    format!("= {}", rows.join(" | "))
+                }
+                Ok(_) => "= ".to_owned(),
+                Err(e) => format!("E {}", e.to_string().trim_end().replace('\n', "\\n")),
+            }
+        })
+        .await
+        .unwrap_or_else(|e| {
+            let message = e.try_into_panic().ok().and_then(|p| {
+                p.downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+            });
+            format!("P {}", message.unwrap_or_default().replace('\n', "\\n"))
+        });
+        let _ = writeln!(out, "Q {sql}\n{answer}");
+    }
+    let recorded = root.join(PLAIN_ANSWERS);
+    if std::env::var_os("RECORD_PLAIN_ANSWERS").is_some() {
+        std::fs::write(&recorded, out).expect("writing the recorded answers");
+        return;
+    }
+    let kept = std::fs::read_to_string(&recorded)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", recorded.display()));
+    if let Some((kept, now)) = kept.lines().zip(out.lines()).find(|(kept, now)| kept != now) {
+        panic!(
+            "plain DataFusion now answers otherwise than {PLAIN_ANSWERS} records:\n  recorded: \
+             {kept}\n  now:      {now}\nrecord again (RECORD_PLAIN_ANSWERS=1) and regenerate \
+             the vectors (conformance/README.md)"
+        );
+    }
+    assert_eq!(
+        kept.lines().count(),
+        out.lines().count(),
+        "{PLAIN_ANSWERS}: another number of lines"
+    );
+}
+
 #[test]
 fn plain_rounded_matches_the_runner() {
     for (text, digits, expected) in [
