@@ -142,7 +142,9 @@ pub(crate) fn i64_division(
     }
     let small = dividend_bits.max(divisor_bits).max(result_bits) <= exact_double::OPERAND_BITS;
     let two_steps = scaled.is_some_and(|s| two_step::applies(s.bits, divisor_bits, s.k));
+    let floored = scaled.is_some_and(|s| two_step::applies_floored(s.bits, divisor_bits, s.k));
     match active() {
+        Isa::Portable if floored => Some(I64Division::TwoSteps),
         Isa::Avx512 | Isa::Avx2 if small => Some(I64Division::InDouble),
         Isa::Avx512 | Isa::Avx2 if two_steps => Some(I64Division::TwoSteps),
         Isa::Avx512 => (divisor_bits <= estimate::DIVISOR_BITS).then_some(I64Division::Estimated),
