@@ -33,6 +33,13 @@ pub(crate) trait BinaryKernel<W: Work> {
     /// What the kernel computes once per call (scale factors, bounds).
     type Constants: Sync;
 
+    /// Whether the block loop ORs this kernel's flags in 64-bit lanes and
+    /// narrows them to a byte once a block: for a kernel whose flags are
+    /// formed in 64-bit lanes, where narrowing each vector of them to
+    /// bytes costs three SSE2 packs (the portable copy's floored quotient).
+    /// The flags are the same either way.
+    const WIDE_FLAGS: bool = false;
+
     /// The row's result and its failure flags ([`OVERFLOW`], [`DIVIDE_BY_ZERO`]);
     /// must not trap on any input, including a zero divisor.
     fn apply(a: W, b: W, constants: &Self::Constants) -> (W, u8);

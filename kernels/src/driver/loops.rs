@@ -17,6 +17,16 @@ pub(crate) fn binary_loop<W: Work, K: BinaryKernel<W>>(
     out: &mut [MaybeUninit<W>],
     c: &K::Constants,
 ) -> u8 {
+    if K::WIDE_FLAGS {
+        let mut any = 0u64;
+        for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            let (r, flags) = K::apply(x, y, c);
+            any |= u64::from(flags);
+            slot.write(r);
+        }
+        // An OR of bytes: nothing is lost.
+        return any.to_le_bytes()[0];
+    }
     let mut any = 0;
     for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
         let (r, flags) = K::apply(x, y, c);

@@ -54,6 +54,20 @@ pub(crate) fn nearest(v: f64) -> f64 {
     (v + BIAS) - BIAS
 }
 
+/// The bits of `1.5 · 2^52`: the bits of `BIAS + n` are `BIAS_BITS + n` for
+/// every integer `|n| < 2^51`.
+pub(crate) const BIAS_BITS: u64 = BIAS.to_bits();
+
+/// The nearest integer `n` to `|v| < 2^51`, as a double and as the bits of
+/// `BIAS + n`, that is `BIAS_BITS + n` (wrapping): for a caller that folds
+/// the bias of several such integers into one constant.
+#[inline(always)]
+#[must_use]
+pub(crate) fn nearest_biased(v: f64) -> (f64, u64) {
+    let biased = v + BIAS;
+    (biased - BIAS, biased.to_bits())
+}
+
 /// The nearest integer to `|v| < 2^51`, as a double and as `i64`: one add
 /// fewer than [`nearest`] and [`to_i64`] in turn.
 #[inline(always)]

@@ -36,7 +36,9 @@ use crate::ops::shared::division::{
 use crate::ops::shared::in_double::{InDoubleConstants, QuotientInDouble, ScalarQuotientInDouble};
 use crate::ops::shared::scalar_quotient::{ScalarQuotient, ScalarQuotientConstants};
 use crate::driver::isa::{Isa, active};
-use crate::ops::shared::two_step::{Fused, QuotientInTwoSteps, Separate, TwoStepConstants};
+use crate::ops::shared::two_step::{
+    FlooredQuotientInTwoSteps, Fused, QuotientInTwoSteps, Separate, TwoStepConstants,
+};
 
 /// The shape of a division, from the operand and result types.
 ///
@@ -208,12 +210,14 @@ fn divide_in_two_steps(
 ) -> Result<Option<NullBuffer>, KernelError> {
     let (up, _) = spec.shifts();
     let c = TwoStepConstants::new(up, spec.result_precision);
-    // Fused multiply-adds where the copy this process runs has them.
-    let fused = active() != Isa::Portable;
-    with_rounding!(spec.rounding, R => if fused {
-        run_multiversioned::<i64, QuotientInTwoSteps<R, Fused>>(lhs, rhs, c, rows, sink)
+    // Fused multiply-adds where the copy this process runs has them; the
+    // portable copy's SSE2 lanes take the floored form, with fewer
+    // operations a row (`i64_division` chose it within its bounds).
+    let portable = active() == Isa::Portable;
+    with_rounding!(spec.rounding, R => if portable {
+        run_multiversioned::<i64, FlooredQuotientInTwoSteps<R, Separate>>(lhs, rhs, c, rows, sink)
     } else {
-        run_multiversioned::<i64, QuotientInTwoSteps<R, Separate>>(lhs, rhs, c, rows, sink)
+        run_multiversioned::<i64, QuotientInTwoSteps<R, Fused>>(lhs, rhs, c, rows, sink)
     })
 }
 
@@ -398,15 +402,21 @@ mod tests {
     #[case::money_by_a_factor_overflowing(6, 12)]
     #[case::two_digits(2, 15)]
     fn quotients_in_two_steps_equal_exact_ones(#[case] shift: i32, #[case] precision: u8) {
-        let (a, b) = money_and_factors();
+        let (a, mut b) = money_and_factors();
+        if active() == Isa::Portable {
+            // The floored form's bound for 10^6: 2^30 (2^34 - 1 becomes
+            // 2^30 - 1, at the bound).
+            b.iter_mut().for_each(|v| *v >>= 4);
+        }
         assert_two_steps_exact(&a, &b, shift, precision);
     }
 
     #[test]
     fn money_by_a_factor_per_row_is_exact_in_whichever_kernel_the_plan_picks() {
         // Decimal64(15, 2) by Decimal64(15, 2) at scale 6, measured: the two
-        // steps on the AVX2 and AVX-512 copies, the divide on the portable
-        // one; divisors beyond 2^34 take the divide or the estimate.
+        // steps on every copy (floored on the portable one, for divisors
+        // below 2^30); divisors beyond the bound take the divide or the
+        // estimate.
         let (mut a, b) = money_and_factors();
         // Measured bits count null rows: garbage this large would take the
         // call to i128.
@@ -432,6 +442,11 @@ mod tests {
     #[case::dividend_at_the_bound(1, (1 << 51) - 1, (1 << 50) - 1)]
     #[case::dividend_one_beyond_the_bound(1, 1 << 51, (1 << 50) - 1)]
     #[case::largest_values_of_i64(0, i64::MAX, i64::MIN)]
+    // The floored form's bound (the portable copy's), and one unit beyond.
+    #[case::divisor_at_the_floored_bound(6, 1 << 40, (1 << 30) - 1)]
+    #[case::divisor_one_beyond_the_floored_bound(6, 1 << 40, 1 << 30)]
+    #[case::divisor_at_the_floored_bound_unscaled(0, (1 << 51) - 1, (1 << 48) - 1)]
+    #[case::divisor_one_beyond_the_floored_bound_unscaled(0, (1 << 51) - 1, 1 << 48)]
     fn quotients_at_the_bounds_of_the_two_steps_are_exact(
         #[case] shift: i32,
         #[case] most_a: i64,
@@ -454,26 +469,29 @@ mod tests {
     }
 
     #[rstest::rstest]
-    #[case::money_by_a_factor(40, 20, 6, true)]
-    #[case::divisor_at_the_bound(51, 34, 6, true)]
-    #[case::divisor_one_bit_beyond(51, 35, 6, false)]
-    #[case::dividend_one_bit_beyond(52, 20, 6, false)]
-    #[case::scale_beyond(20, 10, 10, false)]
-    fn two_steps_on_the_avx2_and_avx512_copies(
+    // Dividend and divisor bits, scale, and whether the corrected form
+    // (AVX2, AVX-512) and the floored one (portable) are within bounds.
+    #[case::money_by_a_factor(40, 20, 6, true, true)]
+    #[case::divisor_at_the_floored_bound(51, 30, 6, true, true)]
+    #[case::divisor_one_bit_beyond_the_floored_bound(51, 31, 6, true, false)]
+    #[case::divisor_at_the_bound(51, 34, 6, true, false)]
+    #[case::divisor_one_bit_beyond(51, 35, 6, false, false)]
+    #[case::dividend_one_bit_beyond(52, 20, 6, false, false)]
+    #[case::scale_beyond(20, 10, 10, false, false)]
+    fn which_copies_divide_in_two_steps(
         #[case] lhs: u32,
         #[case] rhs: u32,
         #[case] k: u32,
-        #[case] within: bool,
+        #[case] corrected: bool,
+        #[case] floored: bool,
     ) {
         let scaled = Some(ScaledDividend { bits: lhs, k });
         let dividend = lhs + shift_bits(k);
         let chosen = i64_division(WorkWidth::I64, dividend, rhs, dividend, scaled);
         let two_steps = chosen == Some(I64Division::TwoSteps);
         let copy = active();
-        match copy {
-            Isa::Portable => assert!(!two_steps, "{chosen:?}"),
-            _ => assert_eq!(two_steps, within, "{copy:?}: {chosen:?}"),
-        }
+        let within = if copy == Isa::Portable { floored } else { corrected };
+        assert_eq!(two_steps, within, "{copy:?}: {chosen:?}");
         // No scaled dividend (a scalar divisor, a remainder): never.
         let chosen = i64_division(WorkWidth::I64, dividend, rhs, dividend, None);
         assert_ne!(chosen, Some(I64Division::TwoSteps));

@@ -44,9 +44,10 @@ use crate::int::width::{WorkWidth, with_work};
 use crate::int::work::Work;
 use crate::ops::shared::division::{
     Division, EstimatedDivision, I64Division, WorkDivision, i64_division,
+    portable_remainder_in_double,
 };
 use crate::ops::shared::in_double::{
-    InDoubleConstants, RemainderInDouble, ScalarRemainderInDouble,
+    InDoubleConstants, LeanRemainderInDouble, RemainderInDouble, ScalarRemainderInDouble,
 };
 
 /// The shape of a remainder, from the operand types.
@@ -268,6 +269,13 @@ fn remainder(
         // Two steps are for quotients: not chosen without a scaled dividend.
         Some(I64Division::TwoSteps) | None => {}
     }
+    if portable_remainder_in_double(plan.width, dividend_bits, divisor_bits, result_bits)
+        && rhs.scalar_value::<i64>().is_none()
+    {
+        let (ka, kb, common) = spec.split();
+        let c = InDoubleConstants::per_row(ka, kb, common, spec.result_precision);
+        return run_multiversioned::<i64, LeanRemainderInDouble>(lhs, rhs, c, rows, sink);
+    }
     with_work!(plan.width, W => divide::<W, WorkDivision>(lhs, rhs, spec, rows, sink))
 }
 
@@ -352,6 +360,12 @@ mod tests {
     #[case::exact_multiple(-600, 3, RemSpec::new(0, 0, 3), Some(0))]
     #[case::by_zero(5, 0, RemSpec::new(0, 3, 3), None)]
     #[case::beyond_precision(12_345, 100_000, RemSpec::new(0, 0, 4), None)]
+    // At the bound of the remainders in double precision (2^51, the
+    // portable copy's lean form included) and one unit beyond (the divide).
+    #[case::operands_at_the_bound(2_251_799_813_685_247, 2_251_799_813_685_246, RemSpec::new(0, 0, 18), Some(1))]
+    #[case::dividend_one_beyond_the_bound(2_251_799_813_685_248, 2_251_799_813_685_246, RemSpec::new(0, 0, 18), Some(2))]
+    #[case::largest_by_three_at_the_bound(2_251_799_813_685_247, 3, RemSpec::new(0, 0, 18), Some(1))]
+    #[case::largest_by_three_one_beyond_the_bound(2_251_799_813_685_248, 3, RemSpec::new(0, 0, 18), Some(2))]
     fn remainders(
         #[case] a: i128,
         #[case] b: i128,

@@ -18,12 +18,18 @@
 //!
 //! A zero divisor is replaced by one and flagged. Rows outside the bounds
 //! (garbage under a null) give wrong values, never a trap.
+//!
+//! The portable copy, whose two-double SSE2 lanes are bound by the count
+//! of vector operations a row, takes these kernels for none of its calls
+//! but remainders by a divisor per row, in a leaner form with one
+//! correction ([`LeanRemainderInDouble`], its proof there).
 
 use core::marker::PhantomData;
 
 use crate::driver::kernel::{BinaryKernel, DIVIDE_BY_ZERO, OVERFLOW, UnaryKernel};
 use crate::int::exact_double::{
-    floor_div_rem_by_division, floor_div_rem_by_inverse, sign_bits, to_f64, to_i64, with_sign,
+    floor_div_rem_by_division, floor_div_rem_by_inverse, nearest, sign_bits, to_f64, to_i64,
+    with_sign,
 };
 use crate::int::pow10::pow10_f64;
 use crate::int::rounding::Rounding;
@@ -163,6 +169,49 @@ impl BinaryKernel<i64> for RemainderInDouble {
     }
 }
 
+/// [`RemainderInDouble`] in fewer SSE2 operations, for the portable copy,
+/// whose two-double lanes are bound by the count of vector operations a
+/// row (the form above measured slower there than the hardware divide).
+///
+/// A correctly rounded `N / D` (`N, D < 2^51`) is never below
+/// `floor(N / D)`, a double at most `N / D`, and never reaches
+/// `floor(N / D) + 1` when `N / D` is not an integer: that integer is at
+/// least `1 / D` above `N / D`, and the rounding moves it at most
+/// `(N / D) * 2^-53 < 1 / (4D)`. So its nearest integer `Q` is the floor or
+/// one above it, and one correction (`R < 0`: `R += D`) gives the
+/// remainder, where [`RemainderInDouble`] has two. A zero divisor is not
+/// replaced: its row's infinities and NaNs do not trap, and it is flagged
+/// (`to_f64(b) == 0.0` only for `b = 0`; a row both flags name fails as a
+/// division by zero). The loop ORs the flags in 64-bit lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LeanRemainderInDouble;
+
+impl BinaryKernel<i64> for LeanRemainderInDouble {
+    type Constants = InDoubleConstants;
+    const WIDE_FLAGS: bool = true;
+
+    #[inline(always)]
+    fn apply(a: i64, b: i64, c: &InDoubleConstants) -> (i64, u8) {
+        let n = to_f64(a) * c.dividend_factor;
+        let d = to_f64(b) * c.divisor_factor;
+        let (dividend, divisor) = (n.abs(), d.abs());
+        let r = dividend - nearest(dividend / divisor) * divisor;
+        // `r + D` when `r < 0`: the compare's mask ANDed into `D` and one
+        // add, where a select takes five SSE2 operations.
+        let low = u64::from(r < 0.0).wrapping_neg();
+        let r = r + f64::from_bits(divisor.to_bits() & low);
+        let r = r * c.result_factor;
+        // `r > bound` as the sign bit of `bound - r` (integers below `2^53`:
+        // exact, and `+0.0` when equal), so that the flags are 64-bit lanes
+        // from the start: from two compares the compiler narrows each to
+        // bytes, three packs apiece.
+        let exceeds = (c.bound - r).to_bits() >> 63;
+        let flags =
+            (exceeds * u64::from(OVERFLOW)) | (u64::from(d == 0.0) * u64::from(DIVIDE_BY_ZERO));
+        (to_i64(with_sign(r, sign_bits(n))), flags as u8)
+    }
+}
+
 /// `(a * 10^ka rem d) * 10^m` for one non-zero `d` on every row.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ScalarRemainderInDouble;
@@ -238,8 +287,66 @@ mod tests {
             }
             let per_row = InDoubleConstants::per_row(1, 0, 2, 9);
             assert_every_copy::<RemainderInDouble>(operands, per_row, &rows, "remainder");
+            assert_every_copy::<LeanRemainderInDouble>(operands, per_row, &rows, "lean remainder");
             let scalar = InDoubleConstants::scalar(1, -999, 2, 9);
             assert_every_copy::<ScalarRemainderInDouble>(operands, scalar, &rows, "remainder");
+        }
+    }
+    /// The largest operand.
+    const MOST: i64 = (1 << 51) - 1;
+
+    /// [`LeanRemainderInDouble`] in the portable loop and every copy this
+    /// CPU runs, against `i64`'s `%`, for every sign of `(a, b)` (and `a`
+    /// by zero, flagged).
+    #[track_caller]
+    fn assert_lean_remainders(a: i64, b: i64) {
+        let rows = [(a, b), (-a, b), (a, -b), (-a, -b), (a, 0)];
+        let (a, b): (Vec<i64>, Vec<i64>) = rows.into_iter().unzip();
+        let policies = Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
+        let rows = Rows::new(a.len()).with_policies(policies);
+        let (l, r) = (Operand::array(&a[..]), Operand::array(&b[..]));
+        let c = InDoubleConstants::per_row(0, 0, 0, 18);
+        let want: Vec<Option<i64>> = a.iter().zip(&b).map(|(&x, &y)| x.checked_rem(y)).collect();
+        let mut outcomes = vec![("portable loop".to_string(), call::<i64, i64, LeanRemainderInDouble>(l, r, c, &rows))];
+        for copy in Runnable::all() {
+            let out = call_in::<i64, i64, LeanRemainderInDouble>(copy, l, r, c, &rows);
+            outcomes.push((format!("{:?} copy", copy.isa()), out));
+        }
+        for (name, out) in outcomes {
+            let got = crate::testing::valid_values(&out.expect("null policies"));
+            for i in 0..a.len() {
+                assert_eq!(got[i], want[i], "{name}: {} rem {}", a[i], b[i]);
+            }
+        }
+    }
+
+    #[rstest::rstest]
+    #[case::largest_by_one(MOST, 1)]
+    #[case::largest_by_two(MOST, 2)]
+    #[case::largest_by_three(MOST, 3)]
+    #[case::largest_by_the_largest(MOST, MOST)]
+    #[case::largest_by_one_below_the_largest(MOST, MOST - 1)]
+    #[case::one_below_the_largest_by_the_largest(MOST - 1, MOST)]
+    #[case::largest_by_half_the_largest(MOST, (MOST + 1) / 2)]
+    #[case::one_below_a_multiple(3 * 749_999_999_999_999 - 1, 749_999_999_999_999)]
+    #[case::a_multiple(3 * 749_999_999_999_999, 749_999_999_999_999)]
+    #[case::one_above_a_multiple(3 * 749_999_999_999_999 + 1, 749_999_999_999_999)]
+    #[case::large_quotient_one_below_a_multiple(MOST / 7 * 7 - 1, 7)]
+    #[case::large_quotient_a_multiple(MOST / 7 * 7, 7)]
+    #[case::zero_dividend(0, 5)]
+    #[case::money_by_a_factor(999_999_999_999, 999_983)]
+    fn lean_remainders_at_the_bounds(#[case] a: i64, #[case] b: i64) {
+        assert_lean_remainders(a, b);
+    }
+
+    #[test]
+    fn lean_random_log_uniform_remainders_are_exact() {
+        let a = values(3000, 51, 0x1ea0);
+        let b = values(3000, 51, 0x1ea1);
+        for (&a, &b) in a.iter().zip(&b) {
+            if b != 0 {
+                assert_lean_remainders(a, b);
+            }
         }
     }
 }

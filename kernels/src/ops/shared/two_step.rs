@@ -4,8 +4,11 @@
 //! of double precision, and only the quotient is assembled in `i64`. A
 //! hardware `idiv` per row takes about ten cycles and never vectorizes;
 //! these steps are multiplies, adds and compares, which vectorize. The
-//! AVX2 and AVX-512 copies take them; in the portable copy's two-double
-//! SSE2 lanes they measured no faster than the divide (see
+//! AVX2 and AVX-512 copies take them as below ([`QuotientInTwoSteps`]);
+//! the portable copy, whose two-double SSE2 lanes are bound by the count
+//! of vector operations a row (in this form they measured no faster than
+//! the divide), takes the floored form of the last section
+//! ([`FlooredQuotientInTwoSteps`]), within tighter divisor bounds (see
 //! `division::i64_division`).
 //!
 //! Formula, with `A = |a|`, `B = |b|` (a zero divisor is flagged, and its
@@ -70,11 +73,47 @@
 //! `division::i64_division`): every valid row is within them. Rows outside
 //! them (garbage under a null) give wrong values, never a trap: the `i64`
 //! steps wrap and the double ones do not trap.
+//!
+//! # The floor by a fixed bias
+//!
+//! [`FlooredQuotientInTwoSteps`] rounds the second quotient straight to its
+//! floor, so that it needs no correction, and truncation (arrow's mode)
+//! needs no remainder at all:
+//!
+//! ```text
+//! q2 = nearest(r1 * (I * 10^k) + (ε - 1/2))   // floor(X / B), exactly
+//! r2 = X - q2*B                               // in [0, B); only for the
+//!                                             // modes that round from it
+//! ```
+//!
+//! With `t = X / B`: `|t| <= 10^k` (step 5), the product is within
+//! `10^k * 3.01u` of `t` and adding the bias rounds once more, within
+//! `(10^k + 1) * u`; so the sum is within `E = (10^k + 1) * (4 + 1/32) * u`
+//! of `t - 1/2 + ε`. `t` is a multiple of `1/B`, so its fraction is in
+//! `[0, 1 - 1/B]`. With `ε > E` the sum is above `floor(t) - 1/2`; with
+//! `ε + E < 1/B` it is below `floor(t) + 1/2`; its nearest integer is then
+//! `floor(t)`, never a tie. `ε` is the smallest power of two above `E`
+//! (exact, and so is `ε - 1/2`), and divisors must stay below `2^b` with
+//! `(2^b - 1) * (ε + E) < 1` ([`floored_divisor_bits`]: 48 bits for
+//! `k = 0`, 30 for `k = 6`, divisors below about `1.07 * 10^9`, 20 for
+//! `k = 9`), within the bounds above. `Q = k1 * 10^k + q2` is then the
+//! floor of `A * 10^k / B` and `r2` its remainder, exact as in step 6
+//! (`|q2*B| <= |X| + B`).
+//!
+//! The form also takes fewer SSE2 operations elsewhere: `k1` and `q2` are
+//! assembled from the bits of `BIAS + k1` and `BIAS + q2` with the two
+//! biases taken out by one constant, a zero divisor is `to_f64(b) == 0.0`
+//! (zero only for `b = 0`), the sign is `n * d < 0.0` (a mask in one
+//! compare), and the loop ORs the flags in 64-bit lanes
+//! (`BinaryKernel::WIDE_FLAGS`): 23 instructions a row in the portable
+//! copy against 29.
 
 use core::marker::PhantomData;
 
 use crate::driver::kernel::{BinaryKernel, DIVIDE_BY_ZERO, OVERFLOW};
-use crate::int::exact_double::{OPERAND_BITS, nearest_both, sign_bits, to_f64};
+use crate::int::exact_double::{
+    BIAS_BITS, OPERAND_BITS, nearest_biased, nearest_both, sign_bits, to_f64,
+};
 use crate::int::pow10::pow10_f64;
 use crate::int::rounding::Rounding;
 use crate::int::work::Work;
@@ -90,12 +129,36 @@ pub(crate) const MAX_SHIFT: u32 = 9;
 /// `k` beyond [`MAX_SHIFT`].
 #[must_use]
 pub(crate) fn most_divisor_bits(k: u32) -> Option<u32> {
-    if k > MAX_SHIFT {
-        return None;
+    MOST_DIVISOR_BITS.get(usize::try_from(k).ok()?).copied()
+}
+
+/// [`most_divisor_bits`] of each `k` up to [`MAX_SHIFT`], worked out when
+/// compiling: the search is a loop of 128-bit products, which every call
+/// planned would otherwise repeat (it showed in calls of 16 rows).
+const MOST_DIVISOR_BITS: [u32; MAX_SHIFT as usize + 1] = by_scale(false);
+
+/// The largest `b <= OPERAND_BITS` with `2^(b-1) * (10^k + 2) <= 2^53`.
+const fn largest_exact_divisor_bits(k: u32) -> u32 {
+    let factor = 10u128.pow(k) + 2;
+    let mut b = OPERAND_BITS;
+    // `factor < 2^50`, so `b = 1` holds; in u128 no shift here wraps.
+    while b > 1 && factor << (b - 1) > 1 << 53 {
+        b -= 1;
     }
-    let factor = u128::from(10u64.pow(k) + 2);
-    // `factor < 2^50`, so some `b >= 1` fits; in u128 no shift here wraps.
-    (1..=OPERAND_BITS).rev().find(|&b| factor << (b - 1) <= 1 << 53)
+    b
+}
+
+/// [`largest_exact_divisor_bits`] (or, `floored`,
+/// [`largest_floored_divisor_bits`]) for each `k` up to [`MAX_SHIFT`].
+const fn by_scale(floored: bool) -> [u32; MAX_SHIFT as usize + 1] {
+    let mut table = [0; MAX_SHIFT as usize + 1];
+    let mut k = 0;
+    while k <= MAX_SHIFT {
+        table[k as usize] =
+            if floored { largest_floored_divisor_bits(k) } else { largest_exact_divisor_bits(k) };
+        k += 1;
+    }
+    table
 }
 
 /// Whether a call of dividends below `2^dividend_bits` before the scale
@@ -104,6 +167,56 @@ pub(crate) fn most_divisor_bits(k: u32) -> Option<u32> {
 #[must_use]
 pub(crate) fn applies(dividend_bits: u32, divisor_bits: u32, k: u32) -> bool {
     dividend_bits <= OPERAND_BITS && most_divisor_bits(k).is_some_and(|most| divisor_bits <= most)
+}
+
+/// The bound `(10^k + 1) * (4 + 1/32) * 2^-53`, in units of `2^-58`, on
+/// how far the floored kernel's biased second estimate is from
+/// `X / B - 1/2 + ε` (see "The floor by a fixed bias" in the header).
+const fn floor_error(k: u32) -> u64 {
+    (10u64.pow(k) + 1) * 129
+}
+
+/// The floored kernel's `ε`, in units of `2^-58`: the smallest power of two
+/// above [`floor_error`] (below `2^38` for `k <= 9`).
+const fn floor_margin(k: u32) -> u64 {
+    (floor_error(k) + 1).next_power_of_two()
+}
+
+/// `2^-58`, the unit of [`floor_error`] and [`floor_margin`].
+const MARGIN_UNIT: f64 = 1.0 / (1u64 << 58) as f64;
+
+/// The bits `b` of the largest divisor magnitudes (`B < 2^b`) for which
+/// [`FlooredQuotientInTwoSteps`] is exact for a dividend scaled by `10^k`:
+/// the largest `b` within [`most_divisor_bits`] with
+/// `(2^b - 1) * (ε + E) < 1` (`E` the error bound, see the header); 48 bits
+/// for `k = 0`, 30 for `k = 6` (divisors below about `1.07 * 10^9`), 20 for
+/// `k = 9`. `None` for `k` beyond [`MAX_SHIFT`].
+#[must_use]
+pub(crate) fn floored_divisor_bits(k: u32) -> Option<u32> {
+    FLOORED_DIVISOR_BITS.get(usize::try_from(k).ok()?).copied()
+}
+
+/// [`floored_divisor_bits`] of each `k` up to [`MAX_SHIFT`], worked out
+/// when compiling.
+const FLOORED_DIVISOR_BITS: [u32; MAX_SHIFT as usize + 1] = by_scale(true);
+
+/// The largest `b <= largest_exact_divisor_bits(k)` with
+/// `(2^b - 1) * (ε + E) < 1`, in units of `2^-58`.
+const fn largest_floored_divisor_bits(k: u32) -> u32 {
+    let step = (floor_margin(k) + floor_error(k)) as u128;
+    let mut b = largest_exact_divisor_bits(k);
+    // `step < 2^39`, so `b = 1` holds; in u128 no product here wraps.
+    while b > 1 && ((1u128 << b) - 1) * step >= 1 << 58 {
+        b -= 1;
+    }
+    b
+}
+
+/// Whether [`applies`] and the divisors are within
+/// [`floored_divisor_bits`]: the bounds of the floored kernel.
+#[must_use]
+pub(crate) fn applies_floored(dividend_bits: u32, divisor_bits: u32, k: u32) -> bool {
+    dividend_bits <= OPERAND_BITS && floored_divisor_bits(k).is_some_and(|most| divisor_bits <= most)
 }
 
 /// What the kernel computes once per call.
@@ -118,6 +231,13 @@ pub(crate) struct TwoStepConstants {
     parity_of_k1: f64,
     /// `min(10^p - 1, i64::MAX)`.
     bound: i64,
+    /// `ε - 1/2`, added to the floored kernel's second estimate so that its
+    /// nearest integer is the floor (exact: `ε` is a power of two).
+    floor_bias: f64,
+    /// `-BIAS_BITS * (10^k + 1)`, wrapping: the floored kernel assembles
+    /// `k1 * 10^k + q2` from the bits of `BIAS + k1` and `BIAS + q2` and
+    /// takes their biases out with this one add.
+    biased_offset: i64,
 }
 
 impl TwoStepConstants {
@@ -130,6 +250,10 @@ impl TwoStepConstants {
             factor_u32: 10u32.pow(k),
             parity_of_k1: if k == 0 { 1.0 } else { 0.0 },
             bound: i64::precision_bound(precision.into()),
+            // `ε = margin * 2^-58` with `2^9 <= margin < 2^38` for `k <= 9`:
+            // the conversion, the product and the difference are exact.
+            floor_bias: floor_margin(k) as f64 * MARGIN_UNIT - 0.5,
+            biased_offset: BIAS_BITS.wrapping_mul(10u64.pow(k) + 1).wrapping_neg().cast_signed(),
         }
     }
 }
@@ -211,6 +335,60 @@ impl<R: Rounding, F: MulSub> BinaryKernel<i64> for QuotientInTwoSteps<R, F> {
     }
 }
 
+/// `round(a * 10^k / b)` by a divisor per row in two exact steps of double
+/// precision whose second quotient is rounded straight to its floor by a
+/// fixed bias (see "The floor by a fixed bias" in the header), `c - a * b`
+/// formed by `F`: no correction of the second quotient, and no remainder at
+/// all when the mode does not read it (truncation). Within
+/// [`floored_divisor_bits`]; the portable copy's form, whose two-double SSE2
+/// lanes are bound by the count of vector operations a row.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FlooredQuotientInTwoSteps<R, F>(PhantomData<(R, F)>);
+
+impl<R: Rounding, F: MulSub> BinaryKernel<i64> for FlooredQuotientInTwoSteps<R, F> {
+    type Constants = TwoStepConstants;
+    const WIDE_FLAGS: bool = true;
+
+    #[inline(always)]
+    fn apply(a: i64, b: i64, c: &TwoStepConstants) -> (i64, u8) {
+        let (n, d) = (to_f64(a), to_f64(b));
+        // A zero divisor gives infinities and NaNs, which do not trap: its
+        // row is flagged, so null or failing the call, whatever its value.
+        let divisor = d.abs();
+        let dividend = n.abs();
+        let inverse = 1.0 / divisor;
+        let (k1, k1_bits) = nearest_biased(dividend * inverse);
+        let r1 = F::mul_sub(k1, divisor, dividend);
+        // `nearest(X / B - 1/2 + ε)` is `floor(X / B)`.
+        let (q2, q2_bits) = nearest_biased(r1 * (inverse * c.factor) + c.floor_bias);
+        // The exact remainder, in `[0, B)`: only the modes that round from it
+        // keep it (and `q2`); truncation's loop drops both.
+        let r2 = F::mul_sub(q2, divisor, r1 * c.factor);
+        // The product of two integers below `2^51` is negative exactly
+        // when one is: one multiply and a compare that gives the lane's mask
+        // (the sign bits' XOR takes three SSE2 operations to spread). A zero
+        // dividend counts as positive, its quotient zero either way.
+        let negative = n * d < 0.0;
+        let away = R::away_in_double(k1 * c.parity_of_k1 + q2, r2, divisor, negative);
+        // `(BIAS + k1) * 10^k + (BIAS + q2) - BIAS * (10^k + 1)`, wrapping.
+        let q = times_u32(k1_bits.cast_signed(), c.factor_u32)
+            .wrapping_add(q2_bits.cast_signed())
+            .wrapping_add(c.biased_offset)
+            .wrapping_add(i64::from(away));
+        // `q > bound` as the sign bit of `bound - q` (both in `[0, 2^63)`
+        // for a valid row).
+        let exceeds = c.bound.wrapping_sub(q).cast_unsigned() >> 63;
+        // `to_f64(b)` is zero only for `b == 0`: one double compare, where
+        // the `i64` test takes four SSE2 operations. A zero divisor's row
+        // may carry the overflow flag too; the division by zero wins.
+        let zero = u64::from(d == 0.0);
+        let flags = (exceeds * u64::from(OVERFLOW)) | (zero * u64::from(DIVIDE_BY_ZERO));
+        // `sign` is 0 or -1: `(q ^ sign) - sign` is `q` or `-q`.
+        let sign = -i64::from(negative);
+        ((q ^ sign).wrapping_sub(sign), flags as u8)
+    }
+}
+
 /// `v * f` (wrapping) for `0 <= f < 2^32`, from two 32-bit by 32-bit
 /// products: vector lanes have that multiply (`pmuludq`) and no 64-bit
 /// one, which takes three.
@@ -255,6 +433,19 @@ mod tests {
         (q.unsigned_abs() < 10u64.pow(precision.into())).then_some(q)
     }
 
+    /// The largest divisor of the floored kernel for `k = 6`.
+    const MOST_FLOORED_6: i64 = (1 << 30) - 1;
+
+    /// Which form of the two steps a test runs.
+    #[derive(Clone, Copy, Debug)]
+    enum Form {
+        /// [`QuotientInTwoSteps`]: the second quotient corrected by a compare.
+        Corrected,
+        /// [`FlooredQuotientInTwoSteps`]: the second quotient floored by a
+        /// fixed bias.
+        Floored,
+    }
+
     /// Kernel `K` in the portable loop and in every copy this CPU runs.
     fn every_copy<K: BinaryKernel<i64, Constants = TwoStepConstants>>(
         l: Operand<'_>,
@@ -271,10 +462,24 @@ mod tests {
         outcomes.into_iter().map(|(name, out)| (name, out.expect("null policies"))).collect()
     }
 
-    /// The rows of the kernel in every mode and copy against the reference;
-    /// rows `nulls` marks false are null (their values any garbage).
+    /// [`assert_rows_in`] of the corrected form.
     #[track_caller]
     fn assert_rows(a: &[i64], b: &[i64], nulls: Option<&NullBuffer>, k: u32, precision: u8) {
+        assert_rows_in(Form::Corrected, a, b, nulls, k, precision);
+    }
+
+    /// The rows of the kernel of `form` (with either `MulSub`) in every mode
+    /// and copy against the reference; rows `nulls` marks false are null
+    /// (their values any garbage).
+    #[track_caller]
+    fn assert_rows_in(
+        form: Form,
+        a: &[i64],
+        b: &[i64],
+        nulls: Option<&NullBuffer>,
+        k: u32,
+        precision: u8,
+    ) {
         let policies = Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
         let rows = Rows::new(a.len()).with_nulls(nulls).with_policies(policies);
         let (l, r) = (Operand::array(a), Operand::array(b));
@@ -287,9 +492,19 @@ mod tests {
                 })
                 .collect();
             let mut outcomes: Vec<(String, Output<i64>)> = Vec::new();
-            with_rounding!(mode, R => {
-                outcomes.extend(every_copy::<QuotientInTwoSteps<R, Separate>>(l, r, c, &rows, "separate"));
-                outcomes.extend(every_copy::<QuotientInTwoSteps<R, Fused>>(l, r, c, &rows, "fused"));
+            with_rounding!(mode, R => match form {
+                Form::Corrected => {
+                    outcomes.extend(every_copy::<QuotientInTwoSteps<R, Separate>>(l, r, c, &rows, "separate"));
+                    outcomes.extend(every_copy::<QuotientInTwoSteps<R, Fused>>(l, r, c, &rows, "fused"));
+                }
+                Form::Floored => {
+                    outcomes.extend(every_copy::<FlooredQuotientInTwoSteps<R, Separate>>(
+                        l, r, c, &rows, "floored, separate",
+                    ));
+                    outcomes.extend(every_copy::<FlooredQuotientInTwoSteps<R, Fused>>(
+                        l, r, c, &rows, "floored, fused",
+                    ));
+                }
             });
             for (name, out) in outcomes {
                 let got = valid_values(&out);
@@ -307,9 +522,15 @@ mod tests {
     /// [`assert_rows`] of every sign combination of `(a, b)`.
     #[track_caller]
     fn assert_signed(a: i64, b: i64, k: u32, precision: u8) {
+        assert_signed_in(Form::Corrected, a, b, k, precision);
+    }
+
+    /// [`assert_rows_in`] of every sign combination of `(a, b)`.
+    #[track_caller]
+    fn assert_signed_in(form: Form, a: i64, b: i64, k: u32, precision: u8) {
         let rows = [(a, b), (-a, b), (a, -b), (-a, -b)];
         let (a, b): (Vec<i64>, Vec<i64>) = rows.into_iter().unzip();
-        assert_rows(&a, &b, None, k, precision);
+        assert_rows_in(form, &a, &b, None, k, precision);
     }
 
     #[rstest]
@@ -475,6 +696,171 @@ mod tests {
             let b = values(3000, bits, 0xd1 + u64::from(k));
             for precision in [18, 12] {
                 assert_rows(&a, &b, None, k, precision);
+            }
+        }
+    }
+    #[rstest]
+    #[case::no_scale(0, Some(48))]
+    #[case::one_digit(1, Some(46))]
+    #[case::money_by_a_factor(6, Some(30))]
+    #[case::largest_scale(9, Some(20))]
+    #[case::beyond_the_largest_scale(10, None)]
+    fn floored_divisor_bounds(#[case] k: u32, #[case] want: Option<u32>) {
+        assert_eq!(floored_divisor_bits(k), want);
+    }
+
+    #[test]
+    fn every_floored_divisor_bound_is_the_largest_that_holds() {
+        for k in 0..=MAX_SHIFT {
+            let b = floored_divisor_bits(k).expect("within the largest scale");
+            let (error, margin) = (u128::from(floor_error(k)), u128::from(floor_margin(k)));
+            // `ε` is a power of two above the error bound, the smallest one.
+            assert!(margin.is_power_of_two() && margin > error && margin / 2 <= error, "k {k}");
+            // `(2^b - 1) * (ε + E) < 1`, in units of `2^-58`; not for `b + 1`.
+            let step = margin + error;
+            assert!(((1u128 << b) - 1) * step < 1 << 58, "k {k}");
+            let most = most_divisor_bits(k).expect("within");
+            assert!(b == most || ((1u128 << (b + 1)) - 1) * step >= 1 << 58, "k {k}");
+            // The bias is `ε - 1/2`, exactly.
+            let c = TwoStepConstants::new(k, 18);
+            assert_eq!(c.floor_bias + 0.5, margin as f64 / (1u64 << 58) as f64, "k {k}");
+        }
+    }
+
+    #[rstest]
+    #[case::within(51, 30, 6, true)]
+    #[case::divisor_one_bit_beyond(51, 31, 6, false)]
+    #[case::dividend_one_bit_beyond(52, 30, 6, false)]
+    #[case::scale_beyond(20, 3, 10, false)]
+    #[case::no_scale(51, 48, 0, true)]
+    #[case::no_scale_divisor_one_bit_beyond(51, 49, 0, false)]
+    fn which_calls_the_floored_kernel_applies(
+        #[case] dividend: u32,
+        #[case] divisor: u32,
+        #[case] k: u32,
+        #[case] want: bool,
+    ) {
+        assert_eq!(applies_floored(dividend, divisor, k), want);
+    }
+
+    #[rstest]
+    #[case::largest_over_the_largest_divisor(MOST_A6, MOST_FLOORED_6)]
+    #[case::largest_over_one_below_the_largest_divisor(MOST_A6, MOST_FLOORED_6 - 1)]
+    #[case::largest_over_half_the_largest_divisor(MOST_A6, (MOST_FLOORED_6 + 1) / 2)]
+    #[case::one_below_the_largest_over_the_largest_divisor(MOST_A6 - 1, MOST_FLOORED_6)]
+    #[case::largest_over_one(MOST_A6, 1)]
+    #[case::largest_over_two(MOST_A6, 2)]
+    #[case::largest_over_three(MOST_A6, 3)]
+    #[case::power_of_two_dividend(1 << 42, 3)]
+    #[case::zero_dividend(0, 7)]
+    #[case::money_over_a_factor(999_999_999_999, 999_999)]
+    #[case::money_over_a_prime(987_654_321_987, 1_000_003)]
+    #[case::small_over_the_largest_divisor(1, MOST_FLOORED_6)]
+    fn floored_extremes_of_money_by_a_factor(#[case] a: i64, #[case] b: i64) {
+        assert_signed_in(Form::Floored, a, b, 6, 18);
+    }
+
+    #[rstest]
+    // `a * 10^6 = q * b - 1` (the largest fraction, `(b - 1) / b`, which
+    // the bias must not round up), `q * b` (no fraction, which it must not
+    // round down) and `q * b + 1`, for a large `q`, by the largest divisor
+    // and by one unit below it.
+    #[case::one_below_an_integer(-1, MOST_FLOORED_6)]
+    #[case::an_integer(0, MOST_FLOORED_6)]
+    #[case::one_above_an_integer(1, MOST_FLOORED_6)]
+    #[case::one_below_an_integer_by_one_below_the_bound(-1, MOST_FLOORED_6 - 2)]
+    #[case::an_integer_by_one_below_the_bound(0, MOST_FLOORED_6 - 2)]
+    fn floored_quotients_beside_an_integer(#[case] offset: i64, #[case] b: i64) {
+        // 2^30 - 1 = 3^2 * 7 * 11 * 31 * 151 * 331 and 2^30 - 3 (odd, not a
+        // multiple of 5) share no factor with 10^6: every residue is some
+        // a * 10^6; the a below is the one with a * 10^6 = offset (mod b),
+        // near the largest dividend.
+        let inverse = inverse_modulo(1_000_000, i128::from(b));
+        assert_eq!(1_000_000 * inverse % i128::from(b), 1);
+        let residue = (i128::from(offset).rem_euclid(i128::from(b)) * inverse) % i128::from(b);
+        let most = i128::from(MOST_A6);
+        let a = i64::try_from(most - (most - residue).rem_euclid(i128::from(b)))
+            .expect("below the largest dividend");
+        assert_eq!((i128::from(a) * 1_000_000 - i128::from(offset)) % i128::from(b), 0);
+        assert_signed_in(Form::Floored, a, b, 6, 18);
+    }
+
+    #[rstest]
+    #[case::one_and_a_half(3, 2_000_000)]
+    #[case::two_and_a_half(5, 2_000_000)]
+    #[case::large_tie(MOST_A6 / 2 * 2 + 1, 2_000_000)]
+    // 536 * (2m + 1) * 10^6 / (2 * 536 * 10^6) = m + 1/2, by a divisor near
+    // the bound (2^30 - 1 = 1,073,741,823).
+    #[case::tie_by_a_large_divisor(536 * 16_000_000_001, 1_072_000_000)]
+    #[case::just_below_a_tie(2_499_999, 1_000_000)]
+    fn floored_ties_at_the_result_scale(#[case] a: i64, #[case] b: i64) {
+        assert!(b <= MOST_FLOORED_6, "{b} beyond the bound");
+        assert_signed_in(Form::Floored, a, b, 6, 18);
+    }
+
+    #[rstest]
+    #[case::to_the_precision(999_999_999_999, 1_000_000, 12)]
+    #[case::one_beyond_the_precision(1_000_000_000_000, 1_000_000, 12)]
+    #[case::rounds_up_into_overflow(999_999_999_999, 999_999, 12)]
+    #[case::largest_at_eighteen_digits(MOST_A6, 1, 18)]
+    fn floored_precision_bounds(#[case] a: i64, #[case] b: i64, #[case] precision: u8) {
+        assert_signed_in(Form::Floored, a, b, 6, precision);
+    }
+
+    #[rstest]
+    #[case::no_scale(0)]
+    #[case::one_digit(1)]
+    #[case::four_digits(4)]
+    #[case::money_by_a_factor(6)]
+    #[case::largest_scale(9)]
+    fn every_scale_at_its_floored_bounds(#[case] k: u32) {
+        let most_b = (1i64 << floored_divisor_bits(k).expect("within")) - 1;
+        // Dividends whose scaled value stays in i64 (the plan's work type).
+        let most_a = MOST.min(i64::MAX / 10i64.pow(k));
+        let rows = [
+            (most_a, most_b),
+            (most_a, most_b - 1),
+            (most_a, 1),
+            (most_a - 1, most_b - 1),
+            (1, most_b),
+            (most_a, 3),
+            (most_b - 1, most_b),
+        ];
+        for (a, b) in rows {
+            assert_signed_in(Form::Floored, a, b, k, 18);
+        }
+    }
+
+    #[test]
+    fn floored_zero_divisors_are_flagged_and_garbage_under_nulls_does_not_trap() {
+        let a = [5, -5, 0, i64::MAX, i64::MIN, i64::MIN, 7, 1 << 52, MOST, 3];
+        let b = [0, 0, 0, 1, -1, 0, i64::MIN, 3, -(1 << 40), 1 << 31];
+        // Rows 3 to 9 hold values beyond the bounds: null.
+        let nulls = NullBuffer::from((0..a.len()).map(|i| i < 3).collect::<Vec<_>>());
+        assert_rows_in(Form::Floored, &a, &b, Some(&nulls), 6, 18);
+        let rows = Rows::new(a.len()).with_nulls(Some(&nulls));
+        let c = TwoStepConstants::new(6, 18);
+        let out = call::<i64, i64, FlooredQuotientInTwoSteps<crate::int::rounding::HalfUp, Separate>>(
+            Operand::array(&a[..]),
+            Operand::array(&b[..]),
+            c,
+            &rows,
+        );
+        assert!(out.is_err());
+    }
+
+    #[test]
+    fn floored_random_log_uniform_rows_equal_the_reference() {
+        for k in [0, 2, 6, 9] {
+            let bits = floored_divisor_bits(k).expect("within");
+            let most_a = MOST.min(i64::MAX / 10i64.pow(k));
+            let a: Vec<i64> = values(3000, OPERAND_BITS, 0xf100 + u64::from(k))
+                .into_iter()
+                .map(|v| v.clamp(-most_a, most_a))
+                .collect();
+            let b = values(3000, bits, 0xf1d1 + u64::from(k));
+            for precision in [18, 12] {
+                assert_rows_in(Form::Floored, &a, &b, None, k, precision);
             }
         }
     }
