@@ -44,6 +44,15 @@ pub(crate) fn div_rem(n: i128, d: i128) -> (i128, i128) {
 fn div_rem_by_u64(n: u128, d: u64) -> (u128, u64) {
     let (high, low) = ((n >> 64) as u64, n as u64);
     let (q1, r1) = (high / d, high % d);
+    let (q0, r) = divide_narrow(r1, low, d);
+    ((u128::from(q1) << 64) | u128::from(q0), r)
+}
+
+/// `(r1:low) / d` and its remainder, for `r1 < d` (so the quotient fits 64
+/// bits): the `div` instruction.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn divide_narrow(r1: u64, low: u64, d: u64) -> (u64, u64) {
     let (q0, r): (u64, u64);
     // SAFETY: `div` divides rdx:rax by its operand and faults only for a
     // zero divisor or a quotient beyond 64 bits. `d` is non-zero (the
@@ -59,7 +68,19 @@ fn div_rem_by_u64(n: u128, d: u64) -> (u128, u64) {
             options(pure, nomem, nostack),
         );
     }
-    ((u128::from(q1) << 64) | u128::from(q0), r)
+    (q0, r)
+}
+
+/// [`divide_narrow`] in `u128` arithmetic, where Miri runs the tests (it
+/// does not interpret inline assembly): the same quotient and remainder.
+#[cfg(all(target_arch = "x86_64", miri))]
+#[inline(always)]
+fn divide_narrow(r1: u64, low: u64, d: u64) -> (u64, u64) {
+    let n = (u128::from(r1) << 64) | u128::from(low);
+    let (q, r) = (n / u128::from(d), n % u128::from(d));
+    // `r1 < d`: the quotient fits 64 bits, and the remainder is below `d`.
+    #[expect(clippy::cast_possible_truncation, reason = "both fit 64 bits, as above")]
+    (q as u64, r as u64)
 }
 
 #[cfg(test)]

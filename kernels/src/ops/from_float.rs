@@ -318,7 +318,8 @@ mod tests {
         }
         v.extend([2.675, 1.005, 0.015, 9.95, 0.1, 0.2, 0.3, 123.456, 1e10 / 3.0]);
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..2000 {
+        // Miri interprets each row's steps: a sample there.
+        for _ in 0..if cfg!(miri) { 20 } else { 2000 } {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             let magnitude = f64::from(u32::try_from(seed >> 40).unwrap()) / 1000.0;
             v.push(if seed & 1 == 0 { magnitude } else { -magnitude });
@@ -350,18 +351,25 @@ mod tests {
                     call_unary_in::<i128, i64, ExactFloat<R>>(copy, operand, constants(&spec), &rows)
                 })
                 .unwrap();
-                // The public entry agrees with the pinned copy.
+                // The public entry agrees with the pinned copy on which rows
+                // it serves and on their values (an unserved row's value is
+                // unspecified: Miri, for one, gives NaNs other payloads).
                 let public: Output<i128> = from_float(&x, &spec, &rows).unwrap();
-                assert_eq!(public.values, out.values);
+                assert_eq!(public.nulls, out.nulls);
+                let served = |o: &Output<i128>| -> Vec<Option<i128>> {
+                    let valid = |r: usize| o.nulls.as_ref().is_none_or(|n| n.is_valid(r));
+                    (0..o.values.len()).map(|r| valid(r).then(|| o.values[r])).collect()
+                };
+                assert_eq!(served(&public), served(&out));
                 for (row, &v) in values.iter().enumerate() {
                     let served = out.nulls.as_ref().is_none_or(|n| n.is_valid(row));
                     let want = exact(v, scale, mode, limit);
                     let within = want.is_some_and(|w| w.unsigned_abs() < 1 << MAGNITUDE_BITS);
-                    let at = format!("{v:e} at scale {scale}, {mode:?}, {:?}", copy.isa());
+                    let at = || format!("{v:e} at scale {scale}, {mode:?}, {:?}", copy.isa());
                     if served {
-                        assert_eq!(Some(i64::try_from(out.values[row]).unwrap()), want, "{at}");
+                        assert_eq!(Some(i64::try_from(out.values[row]).unwrap()), want, "{}", at());
                     } else {
-                        assert!(!within, "{at}: left although within the path");
+                        assert!(!within, "{}: left although within the path", at());
                     }
                 }
             }

@@ -147,7 +147,8 @@ mod tests {
             v.extend([p - 1, p, p + 1]);
         }
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..500 {
+        // Miri interprets each row's steps: a sample there.
+        for _ in 0..if cfg!(miri) { 20 } else { 500 } {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             v.push((seed >> (13 + seed % 50)).cast_signed());
         }
