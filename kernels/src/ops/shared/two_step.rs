@@ -446,6 +446,33 @@ mod tests {
         Floored,
     }
 
+    impl Form {
+        /// The bits of the largest divisors the form is exact for at scale
+        /// `10^k`.
+        fn divisor_bits(self, k: u32) -> Option<u32> {
+            match self {
+                Self::Corrected => most_divisor_bits(k),
+                Self::Floored => floored_divisor_bits(k),
+            }
+        }
+
+        /// The form's kernel (half up, products and differences apart)
+        /// under the error policies.
+        fn call_strict(
+            self,
+            a: &[i64],
+            b: &[i64],
+            rows: &Rows<'_>,
+        ) -> Result<Output<i64>, crate::driver::error::KernelError> {
+            use crate::int::rounding::HalfUp;
+            let (l, r, c) = (Operand::array(a), Operand::array(b), TwoStepConstants::new(6, 18));
+            match self {
+                Self::Corrected => call::<i64, i64, QuotientInTwoSteps<HalfUp, Separate>>(l, r, c, rows),
+                Self::Floored => call::<i64, i64, FlooredQuotientInTwoSteps<HalfUp, Separate>>(l, r, c, rows),
+            }
+        }
+    }
+
     /// Kernel `K` in the portable loop and in every copy this CPU runs.
     fn every_copy<K: BinaryKernel<i64, Constants = TwoStepConstants>>(
         l: Operand<'_>,
@@ -460,12 +487,6 @@ mod tests {
             outcomes.push((format!("{name}, {:?} copy", copy.isa()), out));
         }
         outcomes.into_iter().map(|(name, out)| (name, out.expect("null policies"))).collect()
-    }
-
-    /// [`assert_rows_in`] of the corrected form.
-    #[track_caller]
-    fn assert_rows(a: &[i64], b: &[i64], nulls: Option<&NullBuffer>, k: u32, precision: u8) {
-        assert_rows_in(Form::Corrected, a, b, nulls, k, precision);
     }
 
     /// The rows of the kernel of `form` (with either `MulSub`) in every mode
@@ -519,7 +540,7 @@ mod tests {
         }
     }
 
-    /// [`assert_rows`] of every sign combination of `(a, b)`.
+    /// [`assert_rows_in`] of the corrected form, of every sign combination of `(a, b)`.
     #[track_caller]
     fn assert_signed(a: i64, b: i64, k: u32, precision: u8) {
         assert_signed_in(Form::Corrected, a, b, k, precision);
@@ -630,8 +651,13 @@ mod tests {
     #[case::one_beyond_the_precision(1_000_000_000_000, 1_000_000, 12)]
     #[case::rounds_up_into_overflow(999_999_999_999, 999_999, 12)]
     #[case::largest_at_eighteen_digits(MOST_A6, 1, 18)]
-    fn precision_bounds(#[case] a: i64, #[case] b: i64, #[case] precision: u8) {
-        assert_signed(a, b, 6, precision);
+    fn precision_bounds(
+        #[case] a: i64,
+        #[case] b: i64,
+        #[case] precision: u8,
+        #[values(Form::Corrected, Form::Floored)] form: Form,
+    ) {
+        assert_signed_in(form, a, b, 6, precision);
     }
 
     #[rstest]
@@ -650,55 +676,6 @@ mod tests {
         assert_signed(a, b - 1, k, 18);
     }
 
-    #[rstest]
-    #[case::no_scale(0)]
-    #[case::one_digit(1)]
-    #[case::four_digits(4)]
-    #[case::money_by_a_factor(6)]
-    #[case::largest_scale(9)]
-    fn every_scale_at_its_bounds(#[case] k: u32) {
-        let most_b = (1i64 << most_divisor_bits(k).expect("within")) - 1;
-        // Dividends whose scaled value stays in i64 (the plan's work type).
-        let most_a = MOST.min(i64::MAX / 10i64.pow(k));
-        for (a, b) in [(most_a, most_b), (most_a, 1), (most_a - 1, most_b - 1), (1, most_b), (most_a, 3)] {
-            assert_signed(a, b, k, 18);
-        }
-    }
-
-    #[test]
-    fn zero_divisors_are_flagged_and_garbage_under_nulls_does_not_trap() {
-        let a = [5, -5, 0, i64::MAX, i64::MIN, i64::MIN, 7, 1 << 52, MOST];
-        let b = [0, 0, 0, 1, -1, 0, i64::MIN, 3, -(1 << 40)];
-        // Rows 3 to 8 hold values beyond the bounds: null.
-        let nulls = NullBuffer::from((0..a.len()).map(|i| i < 3).collect::<Vec<_>>());
-        assert_rows(&a, &b, Some(&nulls), 6, 18);
-        // Under the error policy a valid zero divisor fails the call.
-        let rows = Rows::new(a.len()).with_nulls(Some(&nulls));
-        let c = TwoStepConstants::new(6, 18);
-        let out = call::<i64, i64, QuotientInTwoSteps<crate::int::rounding::HalfUp, Separate>>(
-            Operand::array(&a[..]),
-            Operand::array(&b[..]),
-            c,
-            &rows,
-        );
-        assert!(out.is_err());
-    }
-
-    #[test]
-    fn random_log_uniform_rows_equal_the_reference() {
-        for k in [0, 2, 6, 9] {
-            let bits = most_divisor_bits(k).expect("within");
-            let most_a = MOST.min(i64::MAX / 10i64.pow(k));
-            let a: Vec<i64> = values(3000, OPERAND_BITS, 0x5eed + u64::from(k))
-                .into_iter()
-                .map(|v| v.clamp(-most_a, most_a))
-                .collect();
-            let b = values(3000, bits, 0xd1 + u64::from(k));
-            for precision in [18, 12] {
-                assert_rows(&a, &b, None, k, precision);
-            }
-        }
-    }
     #[rstest]
     #[case::no_scale(0, Some(48))]
     #[case::one_digit(1, Some(46))]
@@ -799,22 +776,16 @@ mod tests {
     }
 
     #[rstest]
-    #[case::to_the_precision(999_999_999_999, 1_000_000, 12)]
-    #[case::one_beyond_the_precision(1_000_000_000_000, 1_000_000, 12)]
-    #[case::rounds_up_into_overflow(999_999_999_999, 999_999, 12)]
-    #[case::largest_at_eighteen_digits(MOST_A6, 1, 18)]
-    fn floored_precision_bounds(#[case] a: i64, #[case] b: i64, #[case] precision: u8) {
-        assert_signed_in(Form::Floored, a, b, 6, precision);
-    }
-
-    #[rstest]
     #[case::no_scale(0)]
     #[case::one_digit(1)]
     #[case::four_digits(4)]
     #[case::money_by_a_factor(6)]
     #[case::largest_scale(9)]
-    fn every_scale_at_its_floored_bounds(#[case] k: u32) {
-        let most_b = (1i64 << floored_divisor_bits(k).expect("within")) - 1;
+    fn every_scale_at_its_bounds(
+        #[case] k: u32,
+        #[values(Form::Corrected, Form::Floored)] form: Form,
+    ) {
+        let most_b = (1i64 << form.divisor_bits(k).expect("within")) - 1;
         // Dividends whose scaled value stays in i64 (the plan's work type).
         let most_a = MOST.min(i64::MAX / 10i64.pow(k));
         let rows = [
@@ -827,40 +798,42 @@ mod tests {
             (most_b - 1, most_b),
         ];
         for (a, b) in rows {
-            assert_signed_in(Form::Floored, a, b, k, 18);
+            assert_signed_in(form, a, b, k, 18);
         }
     }
 
-    #[test]
-    fn floored_zero_divisors_are_flagged_and_garbage_under_nulls_does_not_trap() {
+    #[rstest]
+    fn zero_divisors_are_flagged_and_garbage_under_nulls_does_not_trap(
+        #[values(Form::Corrected, Form::Floored)] form: Form,
+    ) {
         let a = [5, -5, 0, i64::MAX, i64::MIN, i64::MIN, 7, 1 << 52, MOST, 3];
         let b = [0, 0, 0, 1, -1, 0, i64::MIN, 3, -(1 << 40), 1 << 31];
         // Rows 3 to 9 hold values beyond the bounds: null.
         let nulls = NullBuffer::from((0..a.len()).map(|i| i < 3).collect::<Vec<_>>());
-        assert_rows_in(Form::Floored, &a, &b, Some(&nulls), 6, 18);
+        assert_rows_in(form, &a, &b, Some(&nulls), 6, 18);
+        // Under the error policy a valid zero divisor fails the call.
         let rows = Rows::new(a.len()).with_nulls(Some(&nulls));
-        let c = TwoStepConstants::new(6, 18);
-        let out = call::<i64, i64, FlooredQuotientInTwoSteps<crate::int::rounding::HalfUp, Separate>>(
-            Operand::array(&a[..]),
-            Operand::array(&b[..]),
-            c,
-            &rows,
-        );
-        assert!(out.is_err());
+        assert!(form.call_strict(&a, &b, &rows).is_err());
     }
 
-    #[test]
-    fn floored_random_log_uniform_rows_equal_the_reference() {
+    #[rstest]
+    #[case::corrected(Form::Corrected, 0x5eed, 0xd1)]
+    #[case::floored(Form::Floored, 0xf100, 0xf1d1)]
+    fn random_log_uniform_rows_equal_the_reference(
+        #[case] form: Form,
+        #[case] a_seed: u64,
+        #[case] b_seed: u64,
+    ) {
         for k in [0, 2, 6, 9] {
-            let bits = floored_divisor_bits(k).expect("within");
+            let bits = form.divisor_bits(k).expect("within");
             let most_a = MOST.min(i64::MAX / 10i64.pow(k));
-            let a: Vec<i64> = values(3000, OPERAND_BITS, 0xf100 + u64::from(k))
+            let a: Vec<i64> = values(3000, OPERAND_BITS, a_seed + u64::from(k))
                 .into_iter()
                 .map(|v| v.clamp(-most_a, most_a))
                 .collect();
-            let b = values(3000, bits, 0xf1d1 + u64::from(k));
+            let b = values(3000, bits, b_seed + u64::from(k));
             for precision in [18, 12] {
-                assert_rows_in(Form::Floored, &a, &b, None, k, precision);
+                assert_rows_in(form, &a, &b, None, k, precision);
             }
         }
     }
