@@ -130,6 +130,8 @@ mod numeric_casts;
 mod paired;
 #[path = "kernels/reuse.rs"]
 mod reuse;
+#[path = "kernels/rng.rs"]
+mod rng;
 #[path = "kernels/round.rs"]
 mod round;
 #[path = "kernels/text_casts.rs"]
@@ -150,36 +152,7 @@ use decimal_kernels::{
     RoundingMode, StorageWidth, UnaryOp, binary, unary,
 };
 use harness::Case;
-
-/// A deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform in `-(max-1)..=max-1`, never zero.
-    fn nonzero_below(&mut self, max: u128) -> i128 {
-        let wide = (u128::from(self.next()) << 64) | u128::from(self.next());
-        let v = (wide % (max - 1)) as i128 + 1;
-        if self.next() & 1 == 1 { -v } else { v }
-    }
-
-    /// A value of about `digits` digits (between 10^(digits-1) and 10^digits).
-    fn digits(&mut self, digits: u32) -> i256 {
-        let mut v = i256::from_i128(1 + (self.next() % 9) as i128);
-        for _ in 1..digits {
-            v = v
-                .wrapping_mul(i256::from_i128(10))
-                .wrapping_add(i256::from_i128((self.next() % 10) as i128));
-        }
-        if self.next() & 1 == 1 { v.wrapping_neg() } else { v }
-    }
-}
+use rng::Rng;
 
 fn nulls(len: usize, with_nulls: bool) -> Option<NullBuffer> {
     with_nulls.then(|| NullBuffer::from((0..len).map(|i| i % 10 != 3).collect::<Vec<_>>()))
