@@ -54,7 +54,7 @@ use arrow_array::{Array, ArrayRef, BooleanArray, Datum, Scalar, StringArray};
 use arrow_buffer::{ArrowNativeType, BooleanBuffer, NullBuffer, ScalarBuffer, i256};
 use arrow_cast::CastOptions;
 use arrow_schema::{ArrowError, DataType};
-use decimal_kernels::aggregate::{self, Accumulator, AggregateOp};
+use decimal_kernels::aggregate::{self, Accumulator, AggregateOp, AggregatePlan};
 use decimal_kernels::cast::{CastFloat, CastInteger};
 use decimal_kernels::{
     ArithmeticOptions, BinaryOp, BinaryPlan, CompareOp, ComparePlan, DecimalArray, DecimalError,
@@ -80,7 +80,7 @@ const NUMBER_CASES: usize = 500;
 
 /// Every public entry point, in the order of the printed table (the table
 /// also counts the comparisons' reference against the scalar one).
-const ENTRY_POINTS: [&str; 56] = [
+const ENTRY_POINTS: [&str; 58] = [
     "binary",
     "binary_to",
     "binary_recycling",
@@ -117,6 +117,8 @@ const ENTRY_POINTS: [&str; 56] = [
     "aggregate::avg",
     "aggregate::sum_groups",
     "aggregate::avg_groups",
+    "AggregatePlan::run",
+    "AggregatePlan::run_groups",
     "Accumulator::update+finish",
     "Accumulator::merge",
     "compare",
@@ -1198,6 +1200,9 @@ fn aggregate_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
         ),
     };
     tally.check(name, &case, &flatten(&got, observe), &want);
+    let plan = AggregatePlan::new(op, dtype, &options);
+    let got = attempt(|| plan.clone()?.run_groups(&values, &groups, total));
+    tally.check("AggregatePlan::run_groups", &case, &flatten(&got, observe), &want);
 
     let one_group = vec![0; rows];
     let whole = conformance::reference_aggregate(op, &values, &one_group, 1, &options);
@@ -1210,6 +1215,8 @@ fn aggregate_case(rng: &mut Rng, tally: &mut Tally, index: usize) {
         _ => ("aggregate::avg", attempt(|| aggregate::avg(&values, &options))),
     };
     tally.check(name, &case, &flatten(&got, observe_scalar), &want_whole);
+    let got = attempt(|| plan.clone()?.run(&values));
+    tally.check("AggregatePlan::run", &case, &flatten(&got, observe_scalar), &want_whole);
 
     // Two batches: the rows up to `split` and the rest, each with its part
     // of the group indices (a list of another length fails in one of them).

@@ -18,6 +18,7 @@
 //! `sum` wraps silently (apache/datafusion#16406).
 
 use std::mem::size_of;
+use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, BooleanArray};
 use datafusion::arrow::buffer::BooleanBuffer;
@@ -29,10 +30,11 @@ use datafusion::logical_expr::{
     Accumulator as RowAccumulator, AggregateUDFImpl, EmitTo, GroupsAccumulator, ReversedUDAF,
     Signature, Volatility,
 };
-use decimal_kernels::aggregate::{Accumulator, AggregateOp, AggregateState};
-use decimal_kernels::{ArithmeticOptions, DecimalArray, DecimalType};
+use decimal_kernels::DecimalArray;
+use decimal_kernels::aggregate::{Accumulator, AggregateOp, AggregatePlan, AggregateState};
 
 use crate::distinct::{self, DistinctAccumulator};
+use crate::plans::PlanCache;
 use crate::profile::{Profile, decimal};
 use crate::values::failed;
 
@@ -52,30 +54,52 @@ pub(crate) fn of_datafusion(name: &str) -> Option<(AggregateOp, &'static str)> {
 }
 
 /// One aggregate of one decimal argument under a profile.
-#[derive(Debug, PartialEq, Eq, Hash)]
+#[derive(Debug)]
 pub(crate) struct DecimalAggregate {
     op: AggregateOp,
     name: &'static str,
     profile: Profile,
     signature: Signature,
+    /// decimal-kernels' plans by input type: one per expression in
+    /// practice, made when DataFusion asks the return type.
+    plans: PlanCache<DataType, AggregatePlan>,
+}
+
+/// The identity of a function: the aggregate, its name and the profile (the
+/// plans it made follow from them).
+impl PartialEq for DecimalAggregate {
+    fn eq(&self, other: &Self) -> bool {
+        (self.op, self.name, self.profile) == (other.op, other.name, other.profile)
+    }
+}
+
+impl Eq for DecimalAggregate {}
+
+impl std::hash::Hash for DecimalAggregate {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.op, self.name, self.profile).hash(state);
+    }
 }
 
 impl DecimalAggregate {
     /// The aggregate `op`, named `name`, under `profile`.
     pub(crate) fn new((op, name): (AggregateOp, &'static str), profile: Profile) -> Self {
-        Self { op, name, profile, signature: Signature::user_defined(Volatility::Immutable) }
+        let signature = Signature::user_defined(Volatility::Immutable);
+        Self { op, name, profile, signature, plans: PlanCache::default() }
     }
 
-    /// The input's decimal type and the options for it.
-    fn input(&self, data_type: &DataType) -> Result<(DecimalType, ArithmeticOptions)> {
-        let (t, width) = decimal(data_type)?;
-        Ok((t, self.profile.at(width)))
+    /// The plan of this aggregate over values of `data_type`.
+    fn plan(&self, data_type: &DataType) -> Result<Arc<AggregatePlan>> {
+        self.plans.get(data_type.clone(), || {
+            let (input, width) = decimal(data_type)?;
+            AggregatePlan::new(self.op, input, &self.profile.at(width))
+                .map_err(|e| failed(self.name(), e))
+        })
     }
 
     /// An empty accumulator for values of `data_type`.
     fn empty(&self, data_type: &DataType) -> Result<Accumulator> {
-        let (input, options) = self.input(data_type)?;
-        Accumulator::new(self.op, input, &options).map_err(|e| failed(self.name(), e))
+        Ok(self.plan(data_type)?.accumulator())
     }
 
     /// An empty accumulator for the call `args` describes, with its options
@@ -116,8 +140,8 @@ impl AggregateUDFImpl for DecimalAggregate {
         let [a] = arg_types else {
             return plan_err!("{} takes one decimal argument", self.name());
         };
-        let empty = self.empty(a)?;
-        Ok(decimal_kernels::arrow::data_type(empty.result_type(), empty.result_width()))
+        let plan = self.plan(a)?;
+        Ok(decimal_kernels::arrow::data_type(plan.result_type(), plan.result_width()))
     }
 
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn RowAccumulator>> {
@@ -139,12 +163,13 @@ impl AggregateUDFImpl for DecimalAggregate {
         let [field] = args.input_fields else {
             return plan_err!("{} takes one decimal argument", self.name());
         };
-        let (input, _) = self.input(field.data_type())?;
+        let plan = self.plan(field.data_type())?;
         if args.is_distinct {
             let name = format_state_name(args.name, "distinct");
-            return Ok(vec![Field::new(name, distinct::state_type(input), false).into()]);
+            let state_type = distinct::state_type(plan.input_type());
+            return Ok(vec![Field::new(name, state_type, false).into()]);
         }
-        let fields = AggregateState::fields_of(self.op, input).into_iter().map(|f| {
+        let fields = plan.state_fields().into_iter().map(|f| {
             let name = format_state_name(args.name, f.name());
             f.with_name(name).into()
         });

@@ -293,7 +293,8 @@ mod tests {
     use crate::plans::PLANS_MADE;
 
     /// A query over ten batches plans each arithmetic expression,
-    /// comparison and cast once: the batches only read their arrays.
+    /// comparison and cast once, and each aggregate once per input type:
+    /// the batches only read their arrays.
     #[tokio::test]
     async fn one_plan_per_expression_across_ten_batches() -> Result<()> {
         let batch = |i: i128| -> Result<RecordBatch> {
@@ -313,6 +314,14 @@ mod tests {
         let rows = ctx.sql(sql).await?.collect().await?;
         assert_eq!(rows.iter().map(RecordBatch::num_rows).sum::<usize>(), 30);
         assert_eq!(PLANS_MADE.load(Ordering::Relaxed) - before, 5, "one plan per expression");
+
+        // Grouped, partial states merged: three aggregates and the product
+        // inside one of them.
+        let before = PLANS_MADE.load(Ordering::Relaxed);
+        let sql = "SELECT b, sum(a) AS s, avg(a) AS m, max(a * b) AS x FROM t GROUP BY b";
+        let rows = ctx.sql(sql).await?.collect().await?;
+        assert_eq!(rows.iter().map(RecordBatch::num_rows).sum::<usize>(), 3);
+        assert_eq!(PLANS_MADE.load(Ordering::Relaxed) - before, 4, "one plan per expression");
         Ok(())
     }
 }

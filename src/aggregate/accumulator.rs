@@ -5,12 +5,11 @@ use arrow_buffer::{BooleanBuffer, NullBuffer};
 use decimal_kernels_native::{Extreme, GroupExtremes, GroupSum, GroupSums, KernelError, Rows};
 use num_bigint::BigInt;
 
+use super::plan::AggregatePlan;
 use super::state::{AggregateState, exact_sum};
-use crate::compute::funnel::{Operation, plan};
 use crate::compute::operand::Operand;
 use crate::rules::reference::round;
 use crate::rules::shape::row_count;
-use crate::rules::storage::ResultStorage;
 use crate::types::AggregateOp;
 use crate::types::ArithmeticOptions;
 use crate::types::DecimalError;
@@ -43,11 +42,7 @@ use crate::values::{DecimalArray, DecimalNative, with_native};
 /// ```
 #[derive(Clone, Debug)]
 pub struct Accumulator {
-    op: AggregateOp,
-    input: DecimalType,
-    result: DecimalType,
-    width: StorageWidth,
-    options: ArithmeticOptions,
+    plan: AggregatePlan,
     running: Running,
 }
 
@@ -112,7 +107,8 @@ impl Running {
 }
 
 impl Accumulator {
-    /// An accumulator of `op` over values of type `input`, with no groups.
+    /// An accumulator of `op` over values of type `input`, with no groups:
+    /// [`AggregatePlan::new`] then [`AggregatePlan::accumulator`].
     ///
     /// # Errors
     /// As [`AggregateOp::result_type`]; [`DecimalError::StorageTooNarrow`] when an Arrow
@@ -122,33 +118,42 @@ impl Accumulator {
         input: DecimalType,
         options: &ArithmeticOptions,
     ) -> Result<Self, DecimalError> {
-        let planned = plan(Operation::Aggregate { op, input }, ResultStorage::Profile, options)?;
-        let (result, width) = (planned.result, planned.width);
-        Ok(Self { op, input, result, width, options: *options, running: Running::new(op) })
+        Ok(AggregatePlan::new(op, input, options)?.accumulator())
+    }
+
+    /// An empty accumulator of `plan`.
+    pub(super) fn of_plan(plan: AggregatePlan) -> Self {
+        Self { plan, running: Running::new(plan.op) }
+    }
+
+    /// What it was planned for: the aggregate, its input and result types.
+    #[must_use]
+    pub fn plan(&self) -> &AggregatePlan {
+        &self.plan
     }
 
     /// The aggregate.
     #[must_use]
     pub fn op(&self) -> AggregateOp {
-        self.op
+        self.plan.op
     }
 
     /// The type of the values it adds.
     #[must_use]
     pub fn input_type(&self) -> DecimalType {
-        self.input
+        self.plan.input
     }
 
     /// The type of its results.
     #[must_use]
     pub fn result_type(&self) -> DecimalType {
-        self.result
+        self.plan.result
     }
 
     /// The storage width of its results (of [`finish`](Self::finish)).
     #[must_use]
     pub fn result_width(&self) -> StorageWidth {
-        self.width
+        self.plan.width
     }
 
     /// The number of groups it holds.
@@ -237,8 +242,8 @@ impl Accumulator {
         let Running::Sums(sums) = &mut self.running else {
             let reason = "an extreme cannot forget a row".into();
             return Err(DecimalError::UnsupportedAggregate {
-                op: self.op,
-                input: self.input,
+                op: self.plan.op,
+                input: self.plan.input,
                 reason,
             });
         };
@@ -273,21 +278,21 @@ impl Accumulator {
         group_indices: &[usize],
         total_groups: usize,
     ) -> Option<DecimalArray> {
-        if self.op != AggregateOp::Sum || self.check_type(values).is_err() {
+        if self.plan.op != AggregateOp::Sum || self.check_type(values).is_err() {
             return None;
         }
         let rows = Rows::new(values.len())
             .with_nulls(values.nulls())
-            .with_policies(self.options.policies());
+            .with_policies(self.plan.options.policies());
         let operand = Operand::Array(values).kernel_operand();
-        let precision = self.result.precision();
-        let (values, nulls) = with_native!(self.width, T => {
+        let precision = self.plan.result.precision();
+        let (values, nulls) = with_native!(self.plan.width, T => {
             let sums =
                 GroupSums::sum_batch::<T>(operand, group_indices, total_groups, precision, &rows);
             let output = sums.ok()?;
             (T::into_values(output.values), output.nulls)
         });
-        Some(DecimalArray::from_parts(self.result, values, nulls))
+        Some(DecimalArray::from_parts(self.plan.result, values, nulls))
     }
 
     /// Adds every valid row of `values` to group 0 (made if there is none):
@@ -321,9 +326,9 @@ impl Accumulator {
         group_indices: &[usize],
         total_groups: usize,
     ) -> Result<(), DecimalError> {
-        if state.input_type().scale() != self.input.scale() {
+        if state.input_type().scale() != self.plan.input.scale() {
             return Err(DecimalError::TypeMismatch {
-                expected: self.input,
+                expected: self.plan.input,
                 actual: state.input_type(),
             });
         }
@@ -366,7 +371,7 @@ impl Accumulator {
             Running::Extremes(extremes) => {
                 if !state.holds_extremes() {
                     return Err(DecimalError::InvalidState {
-                        reason: format!("a {} state holds extremes, not sums", self.op),
+                        reason: format!("a {} state holds extremes, not sums", self.plan.op),
                     });
                 }
                 let (parts, valid) = state.extreme_parts().ok_or_else(|| {
@@ -397,12 +402,10 @@ impl Accumulator {
     ) -> Result<AggregateState, DecimalError> {
         self.check_type(values)?;
         row_count(&[Some(values.len()), filter.map(BooleanBuffer::len)])?;
-        if let Some(state) = AggregateState::compact_rows(self.op, self.input, values, filter) {
+        if let Some(state) = AggregateState::compact_rows(self.plan.op, self.plan.input, values, filter) {
             return Ok(state);
         }
-        let (op, input, result, width, options) =
-            (self.op, self.input, self.result, self.width, self.options);
-        let mut rows = Self { op, input, result, width, options, running: Running::new(op) };
+        let mut rows = Self::of_plan(self.plan);
         let groups: Vec<usize> = (0..values.len()).collect();
         rows.update(values, &groups, filter, values.len())?;
         Ok(rows.state(None))
@@ -413,8 +416,8 @@ impl Accumulator {
     #[must_use]
     pub fn state(&mut self, first: Option<usize>) -> AggregateState {
         match self.take(first) {
-            Running::Sums(sums) => AggregateState::from_sums(self.op, self.input, &sums),
-            Running::Extremes(extremes) => AggregateState::from_extremes(self.input, &extremes),
+            Running::Sums(sums) => AggregateState::from_sums(self.plan.op, self.plan.input, &sums),
+            Running::Extremes(extremes) => AggregateState::from_extremes(self.plan.input, &extremes),
         }
     }
 
@@ -427,15 +430,15 @@ impl Accumulator {
     /// groups are dropped).
     pub fn finish(&mut self, first: Option<usize>) -> Result<DecimalArray, DecimalError> {
         let taken = self.take(first);
-        let precision = self.result.precision();
-        let policies = self.options.policies();
-        let (values, nulls) = with_native!(self.width, T => {
-            let output = match (&taken, self.op) {
+        let precision = self.plan.result.precision();
+        let policies = self.plan.options.policies();
+        let (values, nulls) = with_native!(self.plan.width, T => {
+            let output = match (&taken, self.plan.op) {
                 (Running::Extremes(extremes), _) => extremes.finish::<T>(precision, policies),
                 (Running::Sums(sums), AggregateOp::Sum) => sums.finish_sum::<T>(precision, policies),
                 (Running::Sums(sums), _) => sums.finish_mean::<T>(
                     self.mean_shift(),
-                    self.options.rounding(),
+                    self.plan.options.rounding(),
                     precision,
                     policies,
                 ),
@@ -443,13 +446,13 @@ impl Accumulator {
             .map_err(|e| self.finish_error(&taken, e))?;
             (T::into_values(output.values), output.nulls)
         });
-        Ok(DecimalArray::from_parts(self.result, values, nulls))
+        Ok(DecimalArray::from_parts(self.plan.result, values, nulls))
     }
 
     /// The digits a mean appends to the input's scale: the result scale is
     /// never below it (`result_type`).
     fn mean_shift(&self) -> u32 {
-        (i32::from(self.result.scale()) - i32::from(self.input.scale())).unsigned_abs()
+        (i32::from(self.plan.result.scale()) - i32::from(self.plan.input.scale())).unsigned_abs()
     }
 
     /// The first `first` groups, taken out.
@@ -477,8 +480,8 @@ impl Accumulator {
 
     fn check_type(&self, values: &DecimalArray) -> Result<(), DecimalError> {
         let t = values.dtype();
-        if t.scale() != self.input.scale() || t.precision() > self.input.precision() {
-            return Err(DecimalError::TypeMismatch { expected: self.input, actual: t });
+        if t.scale() != self.plan.input.scale() || t.precision() > self.plan.input.precision() {
+            return Err(DecimalError::TypeMismatch { expected: self.plan.input, actual: t });
         }
         Ok(())
     }
@@ -492,7 +495,7 @@ impl Accumulator {
                 DecimalError::LengthMismatch { expected, actual }
             }
             KernelError::TooManyGroups { groups } => DecimalError::TooManyGroups { groups },
-            _ => DecimalError::StorageTooNarrow { dtype: self.result, width: self.width },
+            _ => DecimalError::StorageTooNarrow { dtype: self.plan.result, width: self.plan.width },
         }
     }
 
@@ -505,11 +508,11 @@ impl Accumulator {
             Running::Sums(sums) => sums,
             Running::Extremes(extremes) => {
                 let value = extremes.group(group).flatten().unwrap_or_default();
-                let value = text::format(&text::i256_to_bigint(value), self.input.scale());
+                let value = text::format(&text::i256_to_bigint(value), self.plan.input.scale());
                 return DecimalError::AggregateOverflow {
                     group,
-                    result_type: self.result,
-                    op: self.op,
+                    result_type: self.plan.result,
+                    op: self.plan.op,
                     value,
                 };
             }
@@ -520,14 +523,14 @@ impl Accumulator {
             count: 1,
         });
         let sum = exact_sum(part);
-        let value = match self.op {
-            AggregateOp::Sum => text::format(&sum, self.input.scale()),
+        let value = match self.plan.op {
+            AggregateOp::Sum => text::format(&sum, self.plan.input.scale()),
             _ => {
                 let scaled = sum * text::pow10(self.mean_shift());
-                let mean = round(&scaled, &BigInt::from(part.count), self.options.rounding());
-                text::format(&mean, self.result.scale())
+                let mean = round(&scaled, &BigInt::from(part.count), self.plan.options.rounding());
+                text::format(&mean, self.plan.result.scale())
             }
         };
-        DecimalError::AggregateOverflow { group, result_type: self.result, op: self.op, value }
+        DecimalError::AggregateOverflow { group, result_type: self.plan.result, op: self.plan.op, value }
     }
 }

@@ -28,10 +28,12 @@
 //! ```
 
 mod accumulator;
+mod plan;
 mod state;
 
 pub use crate::types::AggregateOp;
 pub use accumulator::Accumulator;
+pub use plan::AggregatePlan;
 pub use state::AggregateState;
 
 use crate::types::ArithmeticOptions;
@@ -228,34 +230,16 @@ fn whole(
     values: &DecimalArray,
     options: &ArithmeticOptions,
 ) -> Result<DecimalScalar, DecimalError> {
-    let result = whole_array(op, values, options)?;
-    Ok(result.scalar(0).unwrap_or_else(|| DecimalScalar::null(result.dtype())))
-}
-
-/// `op` over every valid row, as a one-row array (null without a valid row).
-pub(crate) fn whole_array(
-    op: AggregateOp,
-    values: &DecimalArray,
-    options: &ArithmeticOptions,
-) -> Result<DecimalArray, DecimalError> {
-    let mut accumulator = Accumulator::new(op, values.dtype(), options)?;
-    accumulator.update_whole(values)?;
-    accumulator.finish(None)
+    AggregatePlan::new(op, values.dtype(), options)?.run(values)
 }
 
 /// `op` by group.
-pub(crate) fn grouped(
+fn grouped(
     op: AggregateOp,
     values: &DecimalArray,
     group_indices: &[usize],
     total_groups: usize,
     options: &ArithmeticOptions,
 ) -> Result<DecimalArray, DecimalError> {
-    let mut accumulator = Accumulator::new(op, values.dtype(), options)?;
-    // One batch: no running state to keep between calls.
-    if let Some(sums) = accumulator.sum_batch(values, group_indices, total_groups) {
-        return Ok(sums);
-    }
-    accumulator.update(values, group_indices, None, total_groups)?;
-    accumulator.finish(None)
+    AggregatePlan::new(op, values.dtype(), options)?.run_groups(values, group_indices, total_groups)
 }

@@ -11,7 +11,7 @@
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::ArrowError;
 
-use crate::aggregate::{grouped, whole_array};
+use crate::aggregate::AggregatePlan;
 use crate::arrow::convert::decimal_width;
 use crate::types::{AggregateOp, ArithmeticOptions};
 use crate::values::DecimalArray;
@@ -173,7 +173,7 @@ fn decimals(values: &dyn Array) -> Result<(DecimalArray, ArithmeticOptions), Arr
 
 fn whole(op: AggregateOp, values: &dyn Array) -> Result<ArrayRef, ArrowError> {
     let (values, options) = decimals(values)?;
-    Ok(whole_array(op, &values, &options)?.to_arrow())
+    Ok(AggregatePlan::new(op, values.dtype(), &options)?.run_whole(&values)?.to_arrow())
 }
 
 fn by_group(
@@ -183,5 +183,6 @@ fn by_group(
     groups: usize,
 ) -> Result<ArrayRef, ArrowError> {
     let (values, options) = decimals(values)?;
-    Ok(grouped(op, &values, group_ids, groups, &options)?.to_arrow())
+    let plan = AggregatePlan::new(op, values.dtype(), &options)?;
+    Ok(plan.run_groups(&values, group_ids, groups)?.to_arrow())
 }
