@@ -159,7 +159,11 @@ fn quotient(
     let divisor_bits = plan.rhs.max(1) + shift_bits(down);
     let dividend_bits = plan.lhs + shift_bits(up);
     // Two steps are for a divisor per row (a single divisor is prepared
-    // once) that is not scaled.
+    // once) that is not scaled. Measured on an AMD EPYC, `Decimal128(15,2)`
+    // ÷ scalar in the AVX2 copy: two steps take 19.8 instructions a row
+    // against the prepared divisor's 26.9, yet 3.44 ns a row against 2.81
+    // at 8,192 rows, each row's reciprocal on the critical path (the
+    // portable copy's floored form: 24% more instructions).
     let scaled = (down == 0 && rhs.scalar_value::<i64>().is_none())
         .then_some(ScaledDividend { bits: plan.lhs, k: up });
     // A quotient is at most its dividend.
@@ -457,14 +461,21 @@ mod tests {
         let policies =
             Policies { on_overflow: OverflowPolicy::Null, on_divide_by_zero: OverflowPolicy::Null };
         let rows = Rows::new(a.len()).with_policies(policies);
-        let (l, r) = (Operand::array(&a[..]), Operand::array(&b[..]));
-        for rounding in RoundingMode::ALL {
-            let spec = DivSpec::new(shift, rounding, 18);
-            // The work type's division in i128: exact for every row here.
-            let exact = output(spec.result_precision, |sink| {
-                divide::<i128, WorkDivision>(&l, &r, &spec, &rows, sink)
-            });
-            assert_same_outcome(exact, div::<i64>(l, r, &spec, &rows), &format!("{rounding:?}"));
+        // A divisor per row, and each divisor alone as a scalar (which the
+        // prepared divisor serves).
+        let divisors = core::iter::once(Operand::array(&b[..]))
+            .chain([most_b, most_b.wrapping_neg(), 7, 1].map(Operand::scalar));
+        for r in divisors {
+            let l = Operand::array(&a[..]);
+            for rounding in RoundingMode::ALL {
+                let spec = DivSpec::new(shift, rounding, 18);
+                // The work type's division in i128: exact for every row here.
+                let exact = output(spec.result_precision, |sink| {
+                    divide::<i128, WorkDivision>(&l, &r, &spec, &rows, sink)
+                });
+                let context = format!("{rounding:?}, divisor {r:?}");
+                assert_same_outcome(exact, div::<i64>(l, r, &spec, &rows), &context);
+            }
         }
     }
 
