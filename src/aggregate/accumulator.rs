@@ -126,12 +126,6 @@ impl Accumulator {
         Self { plan, running: Running::new(plan.op) }
     }
 
-    /// What it was planned for: the aggregate, its input and result types.
-    #[must_use]
-    pub fn plan(&self) -> &AggregatePlan {
-        &self.plan
-    }
-
     /// The aggregate.
     #[must_use]
     pub fn op(&self) -> AggregateOp {
